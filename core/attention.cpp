@@ -1,0 +1,203 @@
+#include "attention.h"
+
+#include "prng.h"
+
+#include <cmath>
+#include <string>
+
+namespace attn {
+
+bool ProjectionWeights::operator==(const ProjectionWeights &o) const
+{
+    auto same = [](const Eigen::MatrixXd &a, const Eigen::MatrixXd &b) {
+        return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
+    };
+    auto sameList = [&](const std::vector<Eigen::MatrixXd> &a, const std::vector<Eigen::MatrixXd> &b) {
+        if (a.size() != b.size())
+            return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same(a[i], b[i]))
+                return false;
+        return true;
+    };
+    return sameList(query, o.query) && sameList(key, o.key) && sameList(value, o.value) && same(output, o.output);
+}
+
+int effectiveHeadDim(const AttentionConfig &config, int dModel)
+{
+    return config.mode == Mode::Simplified ? dModel : config.headDim;
+}
+
+Eigen::MatrixXd sinusoidalEncoding(int tokens, int dModel)
+{
+    Eigen::MatrixXd pe(tokens, dModel);
+    for (int k = 0; k < dModel; ++k) {
+        const int pair = k / 2; // the "i" of 2i and 2i+1
+        const double frequency = std::pow(10000.0, -2.0 * pair / double(dModel));
+        for (int pos = 0; pos < tokens; ++pos) {
+            const double angle = pos * frequency;
+            pe(pos, k) = (k % 2 == 0) ? std::sin(angle) : std::cos(angle);
+        }
+    }
+    return pe;
+}
+
+Eigen::MatrixXd generatedWeights(std::int64_t seed, WeightKind kind, int head, int rows, int cols)
+{
+    const std::uint64_t parts[3] = {std::uint64_t(seed), std::uint64_t(kind), std::uint64_t(head)};
+    SplitMix64 rng(stableHash(reinterpret_cast<const char *>(parts), sizeof parts));
+    const double limit = std::sqrt(3.0 / std::max(rows, 1));
+    Eigen::MatrixXd w(rows, cols);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            w(r, c) = rng.nextSymmetric(limit);
+    return w;
+}
+
+namespace {
+
+void checkShape(const Eigen::MatrixXd &m, int rows, int cols, const std::string &what)
+{
+    if (m.rows() != rows || m.cols() != cols)
+        throw InputError(what + ": expected a " + std::to_string(rows) + " x " + std::to_string(cols)
+                         + " matrix, got " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
+}
+
+std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &given, const AttentionConfig &config,
+                                          WeightKind kind, int dModel, const char *name)
+{
+    if (!given.empty() && int(given.size()) != config.heads)
+        throw InputError(std::string("weights.") + name + ": expected " + std::to_string(config.heads)
+                         + " matrices (one per head), got " + std::to_string(given.size()));
+    std::vector<Eigen::MatrixXd> out;
+    out.reserve(std::size_t(config.heads));
+    for (int h = 0; h < config.heads; ++h) {
+        if (given.empty()) {
+            out.push_back(generatedWeights(config.seed, kind, h, dModel, config.headDim));
+        } else {
+            checkShape(given[std::size_t(h)], dModel, config.headDim,
+                       std::string("weights.") + name + "[" + std::to_string(h) + "]");
+            out.push_back(given[std::size_t(h)]);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+{
+    ProjectionWeights w;
+    if (config.mode == Mode::ScaledDotProduct) {
+        w.query = completeList(given.query, config, WeightKind::Query, dModel, "query");
+        w.key = completeList(given.key, config, WeightKind::Key, dModel, "key");
+        w.value = completeList(given.value, config, WeightKind::Value, dModel, "value");
+    }
+    if (config.outputProjection) {
+        const int concat = config.heads * effectiveHeadDim(config, dModel);
+        if (given.output.size() == 0) {
+            w.output = generatedWeights(config.seed, WeightKind::Output, 0, concat, dModel);
+        } else {
+            checkShape(given.output, concat, dModel, "weights.output");
+            w.output = given.output;
+        }
+    }
+    return w;
+}
+
+Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal)
+{
+    const Eigen::Index n = scores.rows();
+    const Eigen::Index m = scores.cols();
+    Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(n, m);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        // Under the causal mask, query i sees keys 0..i; there is always key 0.
+        const Eigen::Index visible = causal ? std::min<Eigen::Index>(i + 1, m) : m;
+        if (visible == 0)
+            continue;
+        auto row = weights.row(i).head(visible);
+        row = scores.row(i).head(visible) * scale;
+        row.array() -= row.maxCoeff(); // the largest becomes exp(0) = 1: nothing overflows
+        row = row.array().exp().matrix();
+        row /= row.sum();
+    }
+    return weights;
+}
+
+AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
+                                 const ProjectionWeights &given, const Eigen::MatrixXd *source)
+{
+    const int n = int(embeddings.rows());
+    const int dModel = int(embeddings.cols());
+    if (n < 1)
+        throw InputError("there are no tokens to attend over");
+    if (dModel < 1)
+        throw InputError("embeddings need at least one dimension");
+    if (config.heads < 1 || config.heads > kMaxHeads)
+        throw InputError("heads must be between 1 and " + std::to_string(kMaxHeads));
+    if (config.mode == Mode::ScaledDotProduct && (config.headDim < 1 || config.headDim > kMaxHeadDim))
+        throw InputError("head_dim must be between 1 and " + std::to_string(kMaxHeadDim));
+    if (source && source->cols() != dModel)
+        throw InputError("source embeddings must have d_model = " + std::to_string(dModel) + " numbers per row");
+    if (source && source->rows() < 1)
+        throw InputError("the source sequence has no tokens");
+
+    AttentionResult result;
+    result.causal = config.causal;
+    result.inputs = embeddings;
+    if (config.positionalEncoding == PositionalEncoding::Sinusoidal)
+        result.inputs += sinusoidalEncoding(n, dModel);
+    if (source) {
+        result.sourceInputs = *source;
+        if (config.positionalEncoding == PositionalEncoding::Sinusoidal)
+            result.sourceInputs += sinusoidalEncoding(int(source->rows()), dModel);
+    }
+    const Eigen::MatrixXd &keysFrom = source ? result.sourceInputs : result.inputs;
+
+    result.weights = completeWeights(config, dModel, given);
+    const int headDim = effectiveHeadDim(config, dModel);
+    result.scoreScale = config.scale ? 1.0 / std::sqrt(double(headDim)) : 1.0;
+
+    Eigen::MatrixXd concat(n, config.heads * headDim);
+    result.heads.resize(std::size_t(config.heads));
+    for (int h = 0; h < config.heads; ++h) {
+        HeadResult &head = result.heads[std::size_t(h)];
+        if (config.mode == Mode::Simplified) {
+            head.queries = result.inputs;
+            head.keys = keysFrom;
+            head.values = keysFrom;
+        } else {
+            head.queries.noalias() = result.inputs * result.weights.query[std::size_t(h)];
+            head.keys.noalias() = keysFrom * result.weights.key[std::size_t(h)];
+            head.values.noalias() = keysFrom * result.weights.value[std::size_t(h)];
+        }
+        head.scores.noalias() = head.queries * head.keys.transpose();
+        head.weights = softmaxRows(head.scores, result.scoreScale, config.causal);
+        head.context.noalias() = head.weights * head.values;
+        concat.middleCols(h * headDim, headDim) = head.context;
+    }
+    if (config.outputProjection)
+        result.output.noalias() = concat * result.weights.output;
+    else
+        result.output = std::move(concat);
+
+    if (!result.output.allFinite() || !result.inputs.allFinite())
+        throw InputError("the numbers are too large: the result overflows to infinity "
+                         "(keep embeddings and weights within about ±1e150)");
+    for (const HeadResult &head : result.heads)
+        if (!head.scores.allFinite() || !head.weights.allFinite())
+            throw InputError("the numbers are too large: attention scores overflow to infinity");
+    return result;
+}
+
+Eigen::MatrixXd averageWeights(const AttentionResult &result)
+{
+    if (result.heads.empty())
+        return {};
+    Eigen::MatrixXd sum = result.heads.front().weights;
+    for (std::size_t h = 1; h < result.heads.size(); ++h)
+        sum += result.heads[h].weights;
+    return sum / double(result.heads.size());
+}
+
+} // namespace attn

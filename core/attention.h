@@ -1,0 +1,109 @@
+#pragma once
+// The attention maths of the contract's section 1, keeping every intermediate.
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace attn {
+
+enum class Mode { Simplified, ScaledDotProduct };
+enum class PositionalEncoding { None, Sinusoidal };
+
+// What the engine refuses to compute, with a message meant for the user.
+class InputError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct AttentionConfig
+{
+    Mode mode = Mode::ScaledDotProduct;
+    int heads = 1;
+    int headDim = 1; // used in scaled-dot-product mode; simplified mode uses d_model
+    bool causal = false;
+    bool scale = true;
+    PositionalEncoding positionalEncoding = PositionalEncoding::None;
+    bool outputProjection = false;
+    std::int64_t seed = 0;
+
+    bool operator==(const AttentionConfig &o) const
+    {
+        return mode == o.mode && heads == o.heads && headDim == o.headDim && causal == o.causal
+            && scale == o.scale && positionalEncoding == o.positionalEncoding
+            && outputProjection == o.outputProjection && seed == o.seed;
+    }
+    bool operator!=(const AttentionConfig &o) const { return !(*this == o); }
+};
+
+// Projection matrices in the row-vector convention (rows = input dimensions).
+// An empty list or matrix means "not given": it is generated from the seed.
+struct ProjectionWeights
+{
+    std::vector<Eigen::MatrixXd> query, key, value; // one d_model x head_dim per head
+    Eigen::MatrixXd output;                         // (heads * head_dim) x d_model
+
+    bool operator==(const ProjectionWeights &o) const;
+};
+
+struct HeadResult
+{
+    Eigen::MatrixXd queries, keys, values; // n x d_k, m x d_k, m x d_k
+    Eigen::MatrixXd scores;                // raw dot products Q K^T, n x m
+    Eigen::MatrixXd weights;               // softmax rows, masked entries exactly 0
+    Eigen::MatrixXd context;               // weights * values, n x d_k
+};
+
+struct AttentionResult
+{
+    Eigen::MatrixXd inputs;       // X after positional encoding, n x d_model
+    Eigen::MatrixXd sourceInputs; // cross-attention only: the source after positional encoding
+    std::vector<HeadResult> heads;
+    Eigen::MatrixXd output;       // concat of contexts, times Wo when the projection is on
+    ProjectionWeights weights;    // the matrices actually used (empty in simplified mode, but Wo)
+    double scoreScale = 1.0;      // what scores are multiplied by before the softmax
+    bool causal = false;
+
+    bool isMasked(int query, int key) const { return causal && key > query; }
+    int headDim() const { return heads.empty() ? 0 : int(heads.front().queries.cols()); }
+};
+
+// Hard limits of what the engine and the files accept.
+constexpr int kMaxTokens = 4096;
+constexpr int kMaxDModel = 1024;
+constexpr int kMaxHeads = 64;
+constexpr int kMaxHeadDim = 1024;
+
+// The width of each head: head_dim in scaled-dot-product mode, d_model in simplified mode.
+int effectiveHeadDim(const AttentionConfig &config, int dModel);
+
+// PE[pos][2i] = sin(pos / 10000^(2i/d)), PE[pos][2i+1] = cos(same angle).
+Eigen::MatrixXd sinusoidalEncoding(int tokens, int dModel);
+
+// A rows x cols matrix drawn uniformly from [-sqrt(3/rows), sqrt(3/rows)) (variance
+// 1/fan-in). Each (kind, head) has its own stream, so adding a head leaves the
+// other heads' weights as they were.
+enum class WeightKind { Query = 0, Key = 1, Value = 2, Output = 3 };
+Eigen::MatrixXd generatedWeights(std::int64_t seed, WeightKind kind, int head, int rows, int cols);
+
+// The given matrices, with every missing one generated from the seed.
+// Throws InputError when a given matrix has the wrong shape.
+ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given);
+
+// Row-wise softmax of scores * scale, over keys not masked; stable for any
+// finite input. Masked entries are exactly 0 and each row sums to 1.
+Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);
+
+// The whole forward pass. `source` (m x d_model) turns it into cross-attention:
+// queries from `embeddings`, keys and values from `source`.
+// Throws InputError for inconsistent sizes or a result that overflows.
+AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
+                                 const ProjectionWeights &given = {},
+                                 const Eigen::MatrixXd *source = nullptr);
+
+// The weights averaged over heads, as model overviews show them.
+Eigen::MatrixXd averageWeights(const AttentionResult &result);
+
+} // namespace attn

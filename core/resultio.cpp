@@ -1,0 +1,43 @@
+#include "resultio.h"
+
+#include "jsonconvert.h"
+#include "jsonformat.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace attn {
+
+QJsonObject resultToJsonObject(const Session &session, const AttentionResult &result)
+{
+    QJsonObject root;
+    root["format"] = "attention-explorer-result";
+    root["version"] = 1;
+    root["tokens"] = QJsonArray::fromStringList(session.tokens);
+    root["inputs"] = matrixToJson(result.inputs);
+    if (session.source) {
+        root["source_tokens"] = QJsonArray::fromStringList(session.source->tokens);
+        root["source_inputs"] = matrixToJson(result.sourceInputs);
+    }
+    QJsonArray heads;
+    for (const HeadResult &h : result.heads) {
+        QJsonObject head;
+        head["queries"] = matrixToJson(h.queries);
+        head["keys"] = matrixToJson(h.keys);
+        head["values"] = matrixToJson(h.values);
+        head["scores"] = matrixToJson(h.scores);
+        head["weights"] = matrixToJson(h.weights);
+        head["context"] = matrixToJson(h.context);
+        heads.append(head);
+    }
+    root["heads"] = heads;
+    root["output"] = matrixToJson(result.output);
+    return root;
+}
+
+QByteArray resultToJson(const Session &session, const AttentionResult &result)
+{
+    return formatJson(resultToJsonObject(session, result));
+}
+
+} // namespace attn

@@ -1,0 +1,311 @@
+#include "sessionio.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
+
+namespace attn {
+namespace {
+
+// A field that is wrong: where it is in the document, and what is wrong with it.
+struct FieldError
+{
+    QString path;
+    QString message;
+};
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("true/false");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("a list");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+[[noreturn]] void fail(const QString &path, const QString &message) { throw FieldError{path, message}; }
+
+[[noreturn]] void wrongType(const QString &path, const char *expected, const QJsonValue &v)
+{
+    fail(path, QStringLiteral("expected %1, got %2").arg(QLatin1String(expected), typeName(v)));
+}
+
+QString index(const QString &parent, qsizetype i) { return QStringLiteral("%1[%2]").arg(parent).arg(i); }
+
+QJsonArray toArray(const QJsonValue &v, const QString &path)
+{
+    if (!v.isArray())
+        wrongType(path, "a list", v);
+    return v.toArray();
+}
+
+QJsonObject toObject(const QJsonValue &v, const QString &path)
+{
+    if (!v.isObject())
+        wrongType(path, "an object", v);
+    return v.toObject();
+}
+
+QString toString(const QJsonValue &v, const QString &path)
+{
+    if (!v.isString())
+        wrongType(path, "a string", v);
+    return v.toString();
+}
+
+bool toBool(const QJsonValue &v, const QString &path)
+{
+    if (!v.isBool())
+        wrongType(path, "true or false", v);
+    return v.toBool();
+}
+
+double toFinite(const QJsonValue &v, const QString &path)
+{
+    if (!v.isDouble())
+        wrongType(path, "a number", v);
+    const double d = v.toDouble();
+    if (!std::isfinite(d))
+        fail(path, QStringLiteral("expected a finite number, got one too large to represent"));
+    return d;
+}
+
+qint64 toInteger(const QJsonValue &v, const QString &path)
+{
+    const double d = toFinite(v, path);
+    // Beyond 2^53 a JSON number is no longer an exact integer in a double.
+    if (d != std::floor(d) || std::fabs(d) > 9007199254740992.0)
+        fail(path, QStringLiteral("expected a whole number, got %1").arg(d, 0, 'g', 17));
+    return v.toInteger(qint64(d));
+}
+
+int toIntInRange(const QJsonValue &v, const QString &path, int low, int high)
+{
+    const qint64 i = toInteger(v, path);
+    if (i < low || i > high)
+        fail(path, QStringLiteral("expected a whole number from %1 to %2, got %3").arg(low).arg(high).arg(i));
+    return int(i);
+}
+
+QStringList readTokens(const QJsonValue &v, const QString &path)
+{
+    const QJsonArray a = toArray(v, path);
+    if (a.isEmpty())
+        fail(path, QStringLiteral("expected at least 1 token, got none"));
+    if (a.size() > kMaxTokens)
+        fail(path, QStringLiteral("%1 tokens is more than the limit of %2").arg(a.size()).arg(kMaxTokens));
+    QStringList tokens;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        tokens << toString(a[i], index(path, i));
+    return tokens;
+}
+
+// A matrix as a list of rows. `rows` or `cols` of -1 means "any, but the same
+// for every row"; `rowsWhat`/`colsWhat` say in words what the sizes stand for.
+Eigen::MatrixXd readMatrix(const QJsonValue &v, const QString &path, int rows, const QString &rowsWhat, int cols,
+                           const QString &colsWhat, int maxCols = kMaxDModel)
+{
+    const QJsonArray a = toArray(v, path);
+    if (rows >= 0 && a.size() != rows)
+        fail(path, QStringLiteral("expected %1 rows (%2), got %3").arg(rows).arg(rowsWhat).arg(a.size()));
+    if (a.isEmpty())
+        fail(path, QStringLiteral("expected at least one row, got none"));
+    Eigen::MatrixXd m;
+    for (qsizetype r = 0; r < a.size(); ++r) {
+        const QString rowPath = index(path, r);
+        const QJsonArray row = toArray(a[r], rowPath);
+        if (cols < 0) {
+            if (row.isEmpty())
+                fail(rowPath, QStringLiteral("expected at least 1 number, got none"));
+            if (row.size() > maxCols)
+                fail(rowPath, QStringLiteral("%1 numbers is more than the limit of %2").arg(row.size()).arg(maxCols));
+            cols = int(row.size());
+        } else if (row.size() != cols) {
+            fail(rowPath, QStringLiteral("expected %1 numbers%2, got %3")
+                              .arg(cols)
+                              .arg(colsWhat.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(colsWhat))
+                              .arg(row.size()));
+        }
+        if (r == 0)
+            m.resize(a.size(), cols);
+        for (int c = 0; c < cols; ++c)
+            m(r, c) = toFinite(row[c], index(rowPath, c));
+    }
+    return m;
+}
+
+std::vector<Eigen::MatrixXd> readMatrixList(const QJsonValue &v, const QString &path, int heads, int dModel,
+                                            int headDim)
+{
+    const QJsonArray a = toArray(v, path);
+    if (a.size() != heads)
+        fail(path, QStringLiteral("expected %1 matrices (one per head), got %2").arg(heads).arg(a.size()));
+    std::vector<Eigen::MatrixXd> list;
+    for (qsizetype h = 0; h < a.size(); ++h)
+        list.push_back(readMatrix(a[h], index(path, h), dModel, QStringLiteral("d_model"), headDim,
+                                  QStringLiteral("head_dim")));
+    return list;
+}
+
+template<typename Enum>
+Enum readChoice(const QJsonValue &v, const QString &path, const char *first, Enum firstValue, const char *second,
+                Enum secondValue)
+{
+    const QString s = toString(v, path);
+    if (s == QLatin1String(first))
+        return firstValue;
+    if (s == QLatin1String(second))
+        return secondValue;
+    fail(path, QStringLiteral("expected \"%1\" or \"%2\", got \"%3\"")
+                   .arg(QLatin1String(first), QLatin1String(second), s.left(40)));
+}
+
+AttentionConfig readAttention(const QJsonObject &root, int dModel)
+{
+    AttentionConfig c;
+    const QJsonObject a = root.contains("attention") ? toObject(root["attention"], "attention") : QJsonObject();
+    if (a.contains("mode"))
+        c.mode = readChoice(a["mode"], "attention.mode", "simplified", Mode::Simplified, "scaled-dot-product",
+                            Mode::ScaledDotProduct);
+    if (a.contains("heads"))
+        c.heads = toIntInRange(a["heads"], "attention.heads", 1, kMaxHeads);
+    if (a.contains("head_dim")) {
+        c.headDim = toIntInRange(a["head_dim"], "attention.head_dim", 1, kMaxHeadDim);
+    } else if (c.mode == Mode::Simplified) {
+        c.headDim = dModel; // unused by simplified attention; keeps the file consistent
+    } else {
+        if (dModel % c.heads != 0)
+            fail("attention.head_dim", QStringLiteral("missing, and d_model (%1) is not divisible by heads (%2): "
+                                                      "give head_dim")
+                                           .arg(dModel)
+                                           .arg(c.heads));
+        c.headDim = dModel / c.heads;
+    }
+    c.scale = a.contains("scale") ? toBool(a["scale"], "attention.scale") : c.mode == Mode::ScaledDotProduct;
+    c.causal = a.contains("causal") && toBool(a["causal"], "attention.causal");
+    if (a.contains("positional_encoding"))
+        c.positionalEncoding = readChoice(a["positional_encoding"], "attention.positional_encoding", "none",
+                                          PositionalEncoding::None, "sinusoidal", PositionalEncoding::Sinusoidal);
+    c.outputProjection = a.contains("output_projection") ? toBool(a["output_projection"], "attention.output_projection")
+                                                         : c.heads > 1;
+    if (a.contains("seed"))
+        c.seed = toInteger(a["seed"], "attention.seed");
+    return c;
+}
+
+Session readRoot(const QJsonObject &root)
+{
+    if (!root.contains("format"))
+        fail("format", QStringLiteral("missing: this is not an Attention Explorer session"));
+    if (toString(root["format"], "format") != QLatin1String("attention-explorer-session"))
+        fail("format", QStringLiteral("expected \"attention-explorer-session\", got \"%1\"")
+                           .arg(root["format"].toString().left(40)));
+    if (!root.contains("version"))
+        fail("version", QStringLiteral("missing"));
+    const qint64 version = toInteger(root["version"], "version");
+    if (version > 1)
+        fail("version", QStringLiteral("the file is version %1, but this build reads version 1 only; "
+                                       "a newer Attention Explorer wrote it")
+                            .arg(version));
+    if (version < 1)
+        fail("version", QStringLiteral("expected 1, got %1").arg(version));
+
+    Session s;
+    if (root.contains("sentence"))
+        s.sentence = toString(root["sentence"], "sentence");
+    if (!root.contains("tokens"))
+        fail("tokens", QStringLiteral("missing (every session needs its tokens)"));
+    s.tokens = readTokens(root["tokens"], "tokens");
+    if (!root.contains("embeddings"))
+        fail("embeddings", QStringLiteral("missing (every session needs its embeddings)"));
+    s.embeddings = readMatrix(root["embeddings"], "embeddings", int(s.tokens.size()), QStringLiteral("one per token"),
+                              -1, QString());
+    const int dModel = s.dModel();
+    if (root.contains("query"))
+        s.query = toIntInRange(root["query"], "query", 0, int(s.tokens.size()) - 1);
+    s.attention = readAttention(root, dModel);
+
+    const int headDim = effectiveHeadDim(s.attention, dModel);
+    if (root.contains("weights")) {
+        const QJsonObject w = toObject(root["weights"], "weights");
+        const int heads = s.attention.heads;
+        if (w.contains("query"))
+            s.weights.query = readMatrixList(w["query"], "weights.query", heads, dModel, headDim);
+        if (w.contains("key"))
+            s.weights.key = readMatrixList(w["key"], "weights.key", heads, dModel, headDim);
+        if (w.contains("value"))
+            s.weights.value = readMatrixList(w["value"], "weights.value", heads, dModel, headDim);
+        if (w.contains("output"))
+            s.weights.output = readMatrix(w["output"], "weights.output", heads * headDim,
+                                          QStringLiteral("heads x head_dim"), dModel, QStringLiteral("d_model"));
+    }
+    if (root.contains("source")) {
+        const QJsonObject src = toObject(root["source"], "source");
+        if (!src.contains("tokens"))
+            fail("source.tokens", QStringLiteral("missing"));
+        if (!src.contains("embeddings"))
+            fail("source.embeddings", QStringLiteral("missing"));
+        SourceSequence seq;
+        seq.tokens = readTokens(src["tokens"], "source.tokens");
+        seq.embeddings = readMatrix(src["embeddings"], "source.embeddings", int(seq.tokens.size()),
+                                    QStringLiteral("one per source token"), dModel, QStringLiteral("d_model"));
+        s.source = std::move(seq);
+    }
+    return s;
+}
+
+} // namespace
+
+std::optional<Session> parseSession(const QByteArray &json, const QString &name, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: not valid JSON: %2 at byte %3")
+                     .arg(name, parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: expected a JSON object at the top level").arg(name);
+        return std::nullopt;
+    }
+    try {
+        return readRoot(doc.object());
+    } catch (const FieldError &e) {
+        *error = QStringLiteral("%1: %2: %3").arg(name, e.path, e.message);
+    }
+    return std::nullopt;
+}
+
+std::optional<Session> readSession(const QString &path, QString *error)
+{
+    const QString name = QFileInfo(path).fileName();
+    QFile file(path);
+    if (QFileInfo(path).isDir()) {
+        *error = QStringLiteral("%1: is a folder, not a session file").arg(name);
+        return std::nullopt;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot open: %2").arg(name, file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > kMaxSessionFileBytes) {
+        *error = QStringLiteral("%1: the file is %2 MB, more than the limit of %3 MB for a session")
+                     .arg(name)
+                     .arg(file.size() / (1024 * 1024))
+                     .arg(kMaxSessionFileBytes / (1024 * 1024));
+        return std::nullopt;
+    }
+    return parseSession(file.readAll(), name, error);
+}
+
+} // namespace attn

@@ -1,0 +1,1 @@
+#include "colormap.h"

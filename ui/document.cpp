@@ -1,0 +1,159 @@
+#include "document.h"
+
+#include "embedding.h"
+#include "tokenizer.h"
+
+#include <QElapsedTimer>
+#include <cmath>
+#include <QUndoCommand>
+
+namespace {
+
+// One undo step: the session before and after. A slider drag merges into one
+// step because every move carries the same merge id.
+class SessionEdit : public QUndoCommand
+{
+public:
+    SessionEdit(Document *doc, attn::Session before, attn::Session after, const QString &text, int mergeId)
+        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)), m_mergeId(mergeId)
+    {
+    }
+    void undo() override { m_doc->applySession(m_before); }
+    void redo() override { m_doc->applySession(m_after); }
+    int id() const override { return m_mergeId; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *edit = static_cast<const SessionEdit *>(other);
+        if (edit->m_mergeId != m_mergeId || m_mergeId < 0)
+            return false;
+        m_after = edit->m_after;
+        return true;
+    }
+
+private:
+    Document *m_doc;
+    attn::Session m_before;
+    attn::Session m_after;
+    int m_mergeId;
+};
+
+} // namespace
+
+Document::Document(QObject *parent) : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
+{
+    applySession(attn::exampleSession());
+}
+
+void Document::pushEdit(const attn::Session &after, const QString &text, int mergeId)
+{
+    if (after == m_session)
+        return;
+    m_undo.push(new SessionEdit(this, m_session, after, text, mergeId));
+}
+
+void Document::setSentence(const QString &sentence)
+{
+    attn::Session next = m_session;
+    next.sentence = sentence;
+    const QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
+    if (!tokens.isEmpty()) {
+        // With no tokens there is nothing to attend over: keep the last tokens
+        // and their vectors, and let the sentence field show the problem.
+        next.embeddings = attn::carryOverEmbeddings(m_session.tokens, m_session.embeddings, tokens);
+        next.tokens = tokens;
+        next.query = std::min(next.query, int(tokens.size()) - 1);
+    }
+    pushEdit(next, tr("Edit sentence"));
+}
+
+void Document::setQuery(int query)
+{
+    if (query < 0 || query >= m_session.tokenCount() || query == m_session.query)
+        return;
+    attn::Session next = m_session;
+    next.query = query;
+    pushEdit(next, tr("Select query “%1”").arg(next.tokens[query]));
+}
+
+void Document::setEmbeddingValue(int token, int dim, double value, int dragId)
+{
+    if (token < 0 || token >= m_session.tokenCount() || dim < 0 || dim >= m_session.dModel()
+        || !std::isfinite(value))
+        return;
+    attn::Session next = m_session;
+    next.embeddings(token, dim) = value;
+    // Merge ids of drags sit above the fixed ids of other edits.
+    pushEdit(next, tr("Edit embedding of “%1”").arg(next.tokens[token]), dragId >= 0 ? 1000 + dragId : -1);
+}
+
+void Document::setDModel(int dModel)
+{
+    if (dModel < 1 || dModel > attn::kMaxDModel || dModel == m_session.dModel())
+        return;
+    attn::Session next = m_session;
+    next.embeddings = attn::resizeEmbeddings(next.tokens, next.embeddings, dModel);
+    if (next.source)
+        next.source->embeddings = attn::resizeEmbeddings(next.source->tokens, next.source->embeddings, dModel);
+    next.weights = {}; // fixed matrices no longer fit: fall back to the seed
+    if (next.attention.mode == attn::Mode::Simplified)
+        next.attention.headDim = dModel;
+    pushEdit(next, tr("Change d_model to %1").arg(dModel));
+}
+
+void Document::setAttention(const attn::AttentionConfig &config)
+{
+    attn::Session next = m_session;
+    const attn::AttentionConfig &old = m_session.attention;
+    if (config.heads != old.heads || config.headDim != old.headDim || config.seed != old.seed)
+        next.weights = {}; // a new shape or seed: fixed matrices give way to generated ones
+    next.attention = config;
+    pushEdit(next, tr("Change attention options"));
+}
+
+void Document::setSession(const attn::Session &session, const QString &undoText)
+{
+    pushEdit(session, undoText);
+}
+
+void Document::resetSession(const attn::Session &session)
+{
+    m_undo.clear();
+    applySession(session);
+    m_undo.setClean();
+}
+
+void Document::applySession(const attn::Session &session)
+{
+    const bool onlyQuery = !m_session.tokens.isEmpty() && session.query != m_session.query && [&] {
+        attn::Session same = session;
+        same.query = m_session.query;
+        return same == m_session;
+    }();
+    m_session = session;
+    if (onlyQuery) {
+        emit queryChanged(m_session.query);
+        return;
+    }
+    recompute();
+    emit sessionChanged();
+    emit queryChanged(m_session.query);
+    emit resultChanged();
+}
+
+void Document::recompute()
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->rowTokens = m_session.tokens;
+    snapshot->columnTokens = m_session.source ? m_session.source->tokens : m_session.tokens;
+    snapshot->embeddings = m_session.embeddings;
+    QElapsedTimer timer;
+    timer.start();
+    try {
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(m_session));
+    } catch (const attn::InputError &e) {
+        // No stale numbers on screen: the views show the problem instead.
+        snapshot->error = QString::fromStdString(e.what());
+    }
+    m_lastComputeMs = timer.nsecsElapsed() / 1e6;
+    m_snapshot = std::move(snapshot);
+}

@@ -1,0 +1,62 @@
+#pragma once
+// The open session: owns it, runs the core on every change, keeps the undo
+// history, and tells the views through signals. Widgets never compute.
+
+#include "attention.h"
+#include "session.h"
+#include "snapshot.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+class Document : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Document(QObject *parent = nullptr);
+
+    const attn::Session &session() const { return m_session; }
+    // What the views draw; never null. Its result is null when the session
+    // could not be computed, and its error then says why.
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    bool hasResult() const { return m_snapshot->result != nullptr; }
+    const attn::AttentionResult &result() const { return *m_snapshot->result; }
+    QString computeError() const { return m_snapshot->error; }
+    double lastComputeMilliseconds() const { return m_lastComputeMs; }
+
+    int query() const { return m_session.query; }
+    int tokenCount() const { return m_session.tokenCount(); }
+    int dModel() const { return m_session.dModel(); }
+
+    QUndoStack *undoStack() { return &m_undo; }
+
+    // Every edit below is one undo step; a run of edits with the same merge
+    // key (one slider drag) collapses into one.
+    void setSentence(const QString &sentence);
+    void setQuery(int query);
+    void setEmbeddingValue(int token, int dim, double value, int dragId = -1);
+    void setDModel(int dModel);
+    void setAttention(const attn::AttentionConfig &config);
+    void setSession(const attn::Session &session, const QString &undoText);
+
+    // Replaces the whole session and forgets the history (New, Open).
+    void resetSession(const attn::Session &session);
+
+    // Puts a session in place without an undo step; used by undo itself.
+    void applySession(const attn::Session &session);
+
+signals:
+    void sessionChanged();        // tokens, embeddings or options changed
+    void queryChanged(int query); // only the query moved
+    void resultChanged();         // a new snapshot is ready
+
+private:
+    void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);
+    void recompute();
+
+    attn::Session m_session;
+    SnapshotPtr m_snapshot;
+    double m_lastComputeMs = 0.0;
+    QUndoStack m_undo;
+};
