@@ -57,6 +57,8 @@ int main(int argc, char **argv)
         document.resetSession(*session);
     }
     MainWindow window(&document);
+    if (args.size() == 1)
+        window.restoreAttentionOptions();
     window.show();
     return app.exec();
 }

@@ -2,6 +2,7 @@
 
 #include "prng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -44,8 +45,14 @@ Eigen::MatrixXd sinusoidalEncoding(int tokens, int dModel)
 
 Eigen::MatrixXd generatedWeights(std::int64_t seed, WeightKind kind, int head, int rows, int cols)
 {
+    // Hash the three numbers as little-endian bytes, so that big-endian
+    // machines draw the same weights (the contract promises every platform).
     const std::uint64_t parts[3] = {std::uint64_t(seed), std::uint64_t(kind), std::uint64_t(head)};
-    SplitMix64 rng(stableHash(reinterpret_cast<const char *>(parts), sizeof parts));
+    char bytes[sizeof parts];
+    for (std::size_t p = 0; p < 3; ++p)
+        for (std::size_t b = 0; b < 8; ++b)
+            bytes[p * 8 + b] = char((parts[p] >> (8 * b)) & 0xFF);
+    SplitMix64 rng(stableHash(bytes, sizeof bytes));
     const double limit = std::sqrt(3.0 / std::max(rows, 1));
     Eigen::MatrixXd w(rows, cols);
     for (int r = 0; r < rows; ++r)

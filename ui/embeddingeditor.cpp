@@ -1,1 +1,211 @@
 #include "embeddingeditor.h"
+
+#include "attention.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <cmath>
+
+namespace {
+constexpr int kSliderSteps = 400; // positions across the range: 0.01 at the default ±2
+}
+
+EmbeddingEditor::EmbeddingEditor(QWidget *parent) : QWidget(parent)
+{
+    auto *form = new QFormLayout;
+    m_tokenBox = new QComboBox;
+    m_tokenBox->setAccessibleName(tr("Token to edit"));
+    m_followBox = new QCheckBox(tr("Follow the query"));
+    m_followBox->setChecked(true);
+    auto *tokenRow = new QHBoxLayout;
+    tokenRow->addWidget(m_tokenBox, 1);
+    tokenRow->addWidget(m_followBox);
+    form->addRow(tr("Token:"), tokenRow);
+
+    m_dModelBox = new QSpinBox;
+    m_dModelBox->setRange(1, kMaxEditableDims);
+    m_dModelBox->setAccessibleName(tr("Embedding size d_model"));
+    m_dModelBox->setToolTip(tr("Number of dimensions of every embedding. Growing adds dimensions with each word's "
+                               "default values; shrinking drops the last ones."));
+    m_rangeBox = new QDoubleSpinBox;
+    m_rangeBox->setRange(0.1, 1000.0);
+    m_rangeBox->setValue(m_range);
+    m_rangeBox->setPrefix(QStringLiteral("± "));
+    m_rangeBox->setAccessibleName(tr("Slider range"));
+    auto *sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(m_dModelBox);
+    sizeRow->addWidget(new QLabel(tr("Slider range:")));
+    sizeRow->addWidget(m_rangeBox);
+    form->addRow(tr("d_model:"), sizeRow);
+
+    m_note = new QLabel;
+    m_note->setWordWrap(true);
+    m_note->hide();
+
+    auto *rowsHost = new QWidget;
+    m_rowsLayout = new QVBoxLayout(rowsHost);
+    m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+    m_rowsLayout->setSpacing(2);
+    m_rowsLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(rowsHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_note);
+    layout->addWidget(scroll, 1);
+
+    connect(m_tokenBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
+        m_followBox->setChecked(false);
+        setEditedToken(index);
+    });
+    connect(m_followBox, &QCheckBox::toggled, this, [this](bool on) { m_followQuery = on; });
+    connect(m_dModelBox, qOverload<int>(&QSpinBox::valueChanged), this, [this](int d) {
+        if (!m_updating)
+            emit dModelEdited(d);
+    });
+    connect(m_rangeBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &EmbeddingEditor::setSliderRange);
+}
+
+void EmbeddingEditor::setEmbeddings(const QStringList &tokens, const Eigen::MatrixXd &embeddings)
+{
+    m_updating = true;
+    if (tokens != m_tokens) {
+        const QSignalBlocker block(m_tokenBox);
+        m_tokenBox->clear();
+        for (int i = 0; i < tokens.size(); ++i)
+            m_tokenBox->addItem(QStringLiteral("%1 · %2").arg(i + 1).arg(tokens[i]));
+    }
+    m_tokens = tokens;
+    m_embeddings = embeddings;
+    m_token = std::clamp(m_token, 0, std::max(0, int(tokens.size()) - 1));
+    const int dModel = int(embeddings.cols());
+    m_dModelBox->setMaximum(std::max(kMaxEditableDims, dModel));
+    m_dModelBox->setValue(dModel);
+    const int shown = std::min(dModel, kMaxEditableDims);
+    m_note->setVisible(dModel > shown);
+    m_note->setText(tr("Showing the first %1 of %2 dimensions.").arg(shown).arg(dModel));
+    if (int(m_rows.size()) != shown)
+        rebuildRows(shown);
+    m_updating = false;
+    refreshValues();
+}
+
+void EmbeddingEditor::setQuery(int query)
+{
+    if (m_followQuery)
+        setEditedToken(query);
+}
+
+void EmbeddingEditor::setEditedToken(int token)
+{
+    if (token < 0 || token >= m_tokens.size())
+        return;
+    m_token = token;
+    refreshValues();
+}
+
+void EmbeddingEditor::setSliderRange(double range)
+{
+    if (!(range > 0))
+        return;
+    m_range = range;
+    const QSignalBlocker block(m_rangeBox);
+    m_rangeBox->setValue(range);
+    refreshValues();
+}
+
+QSlider *EmbeddingEditor::slider(int dim) const
+{
+    return dim >= 0 && std::size_t(dim) < m_rows.size() ? m_rows[std::size_t(dim)].slider : nullptr;
+}
+
+QDoubleSpinBox *EmbeddingEditor::spinBox(int dim) const
+{
+    return dim >= 0 && std::size_t(dim) < m_rows.size() ? m_rows[std::size_t(dim)].spin : nullptr;
+}
+
+int EmbeddingEditor::toSlider(double value) const
+{
+    const double t = std::clamp(value / m_range, -1.0, 1.0);
+    return int(std::lround(t * kSliderSteps / 2));
+}
+
+double EmbeddingEditor::fromSlider(int position) const
+{
+    // Round away the binary noise of position * step (0.55, not 0.5500000000000001).
+    const double step = 2.0 * m_range / kSliderSteps;
+    return std::round(position * step * 1e9) / 1e9;
+}
+
+void EmbeddingEditor::rebuildRows(int dims)
+{
+    for (Row &row : m_rows)
+        delete row.widget;
+    m_rows.clear();
+    for (int d = 0; d < dims; ++d) {
+        Row row;
+        row.widget = new QWidget;
+        auto *h = new QHBoxLayout(row.widget);
+        h->setContentsMargins(0, 0, 0, 0);
+        row.label = new QLabel(QStringLiteral("d%1").arg(d));
+        row.label->setMinimumWidth(row.label->fontMetrics().horizontalAdvance(QStringLiteral("d000")));
+        row.slider = new QSlider(Qt::Horizontal);
+        row.slider->setRange(-kSliderSteps / 2, kSliderSteps / 2);
+        row.slider->setAccessibleName(tr("Dimension %1").arg(d));
+        row.spin = new QDoubleSpinBox;
+        row.spin->setDecimals(4);
+        row.spin->setRange(-1e6, 1e6);
+        row.spin->setSingleStep(0.01);
+        row.spin->setKeyboardTracking(false);
+        row.spin->setAccessibleName(tr("Dimension %1 value").arg(d));
+        h->addWidget(row.label);
+        h->addWidget(row.slider, 1);
+        h->addWidget(row.spin);
+        m_rowsLayout->insertWidget(d, row.widget);
+
+        connect(row.slider, &QSlider::sliderPressed, this, [this] { m_dragId = m_nextDragId++; });
+        connect(row.slider, &QSlider::sliderReleased, this, [this] { m_dragId = -1; });
+        connect(row.slider, &QSlider::valueChanged, this, [this, d](int pos) { onSliderMoved(d, pos); });
+        connect(row.spin, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this, d](double v) {
+            if (!m_updating)
+                emit valueEdited(m_token, d, v, -1);
+        });
+        m_rows.push_back(row);
+    }
+}
+
+void EmbeddingEditor::onSliderMoved(int dim, int position)
+{
+    if (m_updating)
+        return;
+    emit valueEdited(m_token, dim, fromSlider(position), m_dragId);
+}
+
+void EmbeddingEditor::refreshValues()
+{
+    if (m_token >= m_embeddings.rows())
+        return;
+    m_updating = true;
+    {
+        const QSignalBlocker block(m_tokenBox);
+        m_tokenBox->setCurrentIndex(m_token);
+    }
+    for (std::size_t d = 0; d < m_rows.size(); ++d) {
+        const double v = m_embeddings(m_token, Eigen::Index(d));
+        m_rows[d].slider->setValue(toSlider(v));
+        m_rows[d].spin->setValue(v);
+        m_rows[d].slider->setToolTip(QString::number(v, 'g', 6));
+    }
+    m_updating = false;
+}

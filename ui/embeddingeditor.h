@@ -1,1 +1,73 @@
 #pragma once
+// Sliders with exact number boxes for every dimension of one token's embedding.
+
+#include "snapshot.h"
+
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QVBoxLayout;
+
+class EmbeddingEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit EmbeddingEditor(QWidget *parent = nullptr);
+
+    // The editor shows at most this many dimensions; larger embeddings come from files.
+    static constexpr int kMaxEditableDims = 64;
+
+    void setEmbeddings(const QStringList &tokens, const Eigen::MatrixXd &embeddings);
+    void setQuery(int query);
+    int editedToken() const { return m_token; }
+    void setEditedToken(int token);
+    double sliderRange() const { return m_range; }
+    void setSliderRange(double range);
+
+    // For tests: the controls of dimension `dim`.
+    QSlider *slider(int dim) const;
+    QDoubleSpinBox *spinBox(int dim) const;
+
+signals:
+    // dragId is the same for every move of one slider drag (one undo step), -1 otherwise.
+    void valueEdited(int token, int dim, double value, int dragId);
+    void dModelEdited(int dModel);
+
+private:
+    struct Row
+    {
+        QWidget *widget;
+        QLabel *label;
+        QSlider *slider;
+        QDoubleSpinBox *spin;
+    };
+    void rebuildRows(int dims);
+    void refreshValues();
+    void onSliderMoved(int dim, int position);
+    int toSlider(double value) const;
+    double fromSlider(int position) const;
+
+    QStringList m_tokens;
+    Eigen::MatrixXd m_embeddings;
+    int m_token = 0;
+    bool m_followQuery = true;
+    double m_range = 2.0;
+    int m_dragId = -1;
+    int m_nextDragId = 0;
+    bool m_updating = false;
+
+    QComboBox *m_tokenBox;
+    QCheckBox *m_followBox;
+    QSpinBox *m_dModelBox;
+    QDoubleSpinBox *m_rangeBox;
+    QLabel *m_note;
+    QVBoxLayout *m_rowsLayout;
+    std::vector<Row> m_rows;
+};

@@ -1,13 +1,345 @@
 #include "mainwindow.h"
 
+#include "barchartview.h"
 #include "document.h"
+#include "embeddingeditor.h"
+#include "headsgridview.h"
+#include "heatmapview.h"
+#include "optionspanel.h"
+#include "pipelineview.h"
+#include "tokenchips.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent), m_document(document)
 {
     setWindowTitle(tr("Attention Explorer"));
-    auto *label = new QLabel(tr("%n token(s)", nullptr, document->tokenCount()), this);
-    setCentralWidget(label);
-    resize(1280, 800);
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(buildTopBar());
+    layout->addWidget(buildHeatmapPanel(), 1);
+    setCentralWidget(central);
+    buildDocks();
+    buildMenus();
+
+    m_status = new QLabel;
+    m_error = new QLabel;
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    statusBar()->addWidget(m_error, 1);
+    statusBar()->addPermanentWidget(m_status);
+
+    connectDocument();
+    restoreSettings();
+    onSessionChanged();
+    onResultChanged();
+    onQueryChanged(m_document->query());
+}
+
+QWidget *MainWindow::buildTopBar()
+{
+    auto *bar = new QWidget;
+    auto *v = new QVBoxLayout(bar);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    auto *label = new QLabel(tr("&Sentence:"));
+    m_sentence = new QLineEdit;
+    m_sentence->setPlaceholderText(tr("Type a sentence; every word and punctuation mark becomes a token"));
+    m_sentence->setClearButtonEnabled(true);
+    m_sentence->setAccessibleName(tr("Sentence"));
+    label->setBuddy(m_sentence);
+    row->addWidget(label);
+    row->addWidget(m_sentence, 1);
+    v->addLayout(row);
+
+    m_chips = new TokenChips;
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_chips);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Up to three rows of chips; a long text scrolls instead of pushing the views away.
+    const int chipRow = m_chips->minimumSizeHint().height();
+    scroll->setMinimumHeight(chipRow + 4);
+    scroll->setMaximumHeight(3 * chipRow + 8);
+    v->addWidget(scroll);
+
+    m_sentenceTimer = new QTimer(this);
+    m_sentenceTimer->setSingleShot(true);
+    m_sentenceTimer->setInterval(kSentenceDelayMs);
+    connect(m_sentence, &QLineEdit::textEdited, m_sentenceTimer, qOverload<>(&QTimer::start));
+    connect(m_sentence, &QLineEdit::returnPressed, this, [this] {
+        m_sentenceTimer->stop();
+        m_document->setSentence(m_sentence->text());
+    });
+    connect(m_sentenceTimer, &QTimer::timeout, this, [this] { m_document->setSentence(m_sentence->text()); });
+    return bar;
+}
+
+QWidget *MainWindow::buildHeatmapPanel()
+{
+    auto *panel = new QWidget;
+    auto *v = new QVBoxLayout(panel);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto *tools = new QHBoxLayout;
+    m_matrixGroup = new QButtonGroup(this);
+    const QString labels[] = {tr("Weights α"), tr("Scores ω")};
+    for (int i = 0; i < 2; ++i) {
+        auto *button = new QToolButton;
+        button->setText(labels[i]);
+        button->setCheckable(true);
+        button->setChecked(i == 0);
+        button->setAutoRaise(true);
+        m_matrixGroup->addButton(button, i);
+        tools->addWidget(button);
+    }
+    m_matrixGroup->button(0)->setToolTip(tr("Show the attention weights (after softmax); each row sums to 1"));
+    m_matrixGroup->button(1)->setToolTip(tr("Show the raw scores: dot products of queries and keys"));
+    tools->addSpacing(12);
+    tools->addWidget(new QLabel(tr("Head:")));
+    m_headBox = new QComboBox;
+    m_headBox->setAccessibleName(tr("Head shown in the heatmap"));
+    tools->addWidget(m_headBox);
+    tools->addStretch(1);
+    v->addLayout(tools);
+    m_heatmap = new HeatmapView;
+    v->addWidget(m_heatmap, 1);
+
+    connect(m_matrixGroup, &QButtonGroup::idClicked, this, [this](int id) { setShowScores(id == 1); });
+    connect(m_headBox, qOverload<int>(&QComboBox::activated), this,
+            [this](int index) { selectHead(m_headBox->itemData(index).toInt()); });
+    return panel;
+}
+
+void MainWindow::buildDocks()
+{
+    auto addDock = [this](const QString &title, const QString &name, QWidget *widget, Qt::DockWidgetArea area) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name); // saveState() needs stable names
+        dock->setWidget(widget);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+                          | QDockWidget::DockWidgetClosable);
+        addDockWidget(area, dock);
+        return dock;
+    };
+    m_options = new OptionsPanel;
+    m_editor = new EmbeddingEditor;
+    m_headsGrid = new HeadsGridView;
+    m_pipeline = new PipelineView;
+    m_barChart = new BarChartView;
+    QDockWidget *options = addDock(tr("Attention"), QStringLiteral("options"), m_options, Qt::LeftDockWidgetArea);
+    QDockWidget *editor = addDock(tr("Embedding"), QStringLiteral("embedding"), m_editor, Qt::LeftDockWidgetArea);
+    QDockWidget *heads = addDock(tr("All heads"), QStringLiteral("heads"), m_headsGrid, Qt::RightDockWidgetArea);
+    QDockWidget *pipeline = addDock(tr("Query → scores → weights → context"), QStringLiteral("pipeline"), m_pipeline,
+                                    Qt::BottomDockWidgetArea);
+    QDockWidget *bars = addDock(tr("Embedding vs context"), QStringLiteral("bars"), m_barChart,
+                                Qt::BottomDockWidgetArea);
+    splitDockWidget(options, editor, Qt::Vertical);
+    splitDockWidget(pipeline, bars, Qt::Horizontal);
+    resizeDocks({options, heads}, {330, 300}, Qt::Horizontal);
+    resizeDocks({pipeline}, {320}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Attention Explorer"), this, [this] {
+        QMessageBox::about(this, tr("About Attention Explorer"),
+                           tr("<h3>Attention Explorer %1</h3><p>See self-attention at work: edit embeddings, "
+                              "pick a query, and follow its scores, weights and context vector.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::connectDocument()
+{
+    connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(m_document, &Document::queryChanged, this, &MainWindow::onQueryChanged);
+    connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
+
+    connect(m_chips, &TokenChips::querySelected, m_document, &Document::setQuery);
+    connect(m_heatmap, &HeatmapView::querySelected, m_document, &Document::setQuery);
+    connect(m_headsGrid, &HeadsGridView::headSelected, this, &MainWindow::selectHead);
+    connect(m_editor, &EmbeddingEditor::valueEdited, m_document, &Document::setEmbeddingValue);
+    connect(m_editor, &EmbeddingEditor::dModelEdited, m_document, &Document::setDModel);
+    connect(m_options, &OptionsPanel::configEdited, m_document, &Document::setAttention);
+    connect(m_options, &OptionsPanel::colorMapEdited, this, &MainWindow::setColorMap);
+}
+
+void MainWindow::onSessionChanged()
+{
+    const attn::Session &s = m_document->session();
+    if (!m_sentence->hasFocus() || m_sentence->text().isEmpty()) {
+        const QString text = s.sentence.isEmpty() ? s.tokens.join(' ') : s.sentence;
+        if (text != m_sentence->text())
+            m_sentence->setText(text);
+    }
+    m_chips->setTokens(s.tokens);
+    m_editor->setEmbeddings(s.tokens, s.embeddings);
+    m_options->setConfig(s.attention, s.dModel());
+
+    const QSignalBlocker block(m_headBox);
+    m_headBox->clear();
+    for (int h = 0; h < s.attention.heads; ++h)
+        m_headBox->addItem(tr("%1 of %2").arg(h + 1).arg(s.attention.heads), h);
+    if (s.attention.heads > 1)
+        m_headBox->addItem(tr("Average"), -1);
+    if (m_head >= s.attention.heads)
+        m_head = 0;
+    selectHead(m_head);
+}
+
+void MainWindow::onQueryChanged(int query)
+{
+    m_chips->setQuery(query);
+    m_editor->setQuery(query);
+    m_heatmap->setQuery(query);
+    m_headsGrid->setQuery(query);
+    m_pipeline->setQuery(query);
+    m_barChart->setQuery(query);
+    updateStatus();
+}
+
+void MainWindow::onResultChanged()
+{
+    const SnapshotPtr snapshot = m_document->snapshot();
+    m_heatmap->setSnapshot(snapshot);
+    m_headsGrid->setSnapshot(snapshot);
+    m_pipeline->setSnapshot(snapshot);
+    m_barChart->setSnapshot(snapshot);
+    m_error->setText(snapshot->error.isEmpty() ? QString() : tr("Cannot compute: %1").arg(snapshot->error));
+    updateStatus();
+}
+
+void MainWindow::selectHead(int head)
+{
+    m_head = head;
+    m_heatmap->setHead(head);
+    m_headsGrid->setSelectedHead(head);
+    // The pipeline follows one real head; for the average it shows head 1.
+    m_pipeline->setHead(std::max(head, 0));
+    const QSignalBlocker block(m_headBox);
+    m_headBox->setCurrentIndex(std::max(0, m_headBox->findData(head)));
+}
+
+void MainWindow::setShowScores(bool scores)
+{
+    m_showScores = scores;
+    m_heatmap->setShowScores(scores);
+    m_headsGrid->setShowScores(scores);
+    m_matrixGroup->button(scores ? 1 : 0)->setChecked(true);
+}
+
+void MainWindow::setColorMap(ColorMap map)
+{
+    m_colorMap = map;
+    m_heatmap->setColorMap(map);
+    m_headsGrid->setColorMap(map);
+    m_options->setColorMap(map);
+}
+
+void MainWindow::updateStatus()
+{
+    const attn::Session &s = m_document->session();
+    m_status->setText(tr("%1 tokens · d_model %2 · %3 · computed in %4 ms")
+                          .arg(s.tokenCount())
+                          .arg(s.dModel())
+                          .arg(tr("%n head(s)", nullptr, s.attention.heads))
+                          .arg(m_document->lastComputeMilliseconds(), 0, 'f', 2));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    setShowScores(settings.value(QStringLiteral("view/showScores"), false).toBool());
+    setColorMap(colorMapFromName(settings.value(QStringLiteral("view/colorMap")).toString())
+                    .value_or(ColorMap::Viridis));
+    m_editor->setSliderRange(settings.value(QStringLiteral("editor/range"), 2.0).toDouble());
+}
+
+void MainWindow::restoreAttentionOptions()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("attention"));
+    if (!settings.contains(QStringLiteral("mode")))
+        return;
+    attn::Session s = m_document->session();
+    attn::AttentionConfig &c = s.attention;
+    c.mode = settings.value(QStringLiteral("mode")).toString() == QLatin1String("simplified")
+        ? attn::Mode::Simplified
+        : attn::Mode::ScaledDotProduct;
+    c.heads = std::clamp(settings.value(QStringLiteral("heads"), c.heads).toInt(), 1, attn::kMaxHeads);
+    c.headDim = std::clamp(settings.value(QStringLiteral("headDim"), c.headDim).toInt(), 1, attn::kMaxHeadDim);
+    c.causal = settings.value(QStringLiteral("causal"), c.causal).toBool();
+    c.scale = settings.value(QStringLiteral("scale"), c.scale).toBool();
+    c.positionalEncoding = settings.value(QStringLiteral("positional")).toBool() ? attn::PositionalEncoding::Sinusoidal
+                                                                                 : attn::PositionalEncoding::None;
+    c.outputProjection = settings.value(QStringLiteral("outputProjection"), c.outputProjection).toBool();
+    c.seed = settings.value(QStringLiteral("seed"), qint64(c.seed)).toLongLong();
+    if (c.mode == attn::Mode::Simplified)
+        c.headDim = s.dModel();
+    m_document->resetSession(s);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    const attn::AttentionConfig &c = m_document->session().attention;
+    settings.beginGroup(QStringLiteral("attention"));
+    settings.setValue(QStringLiteral("mode"), c.mode == attn::Mode::Simplified ? "simplified" : "scaled-dot-product");
+    settings.setValue(QStringLiteral("heads"), c.heads);
+    settings.setValue(QStringLiteral("headDim"), c.headDim);
+    settings.setValue(QStringLiteral("causal"), c.causal);
+    settings.setValue(QStringLiteral("scale"), c.scale);
+    settings.setValue(QStringLiteral("positional"), c.positionalEncoding == attn::PositionalEncoding::Sinusoidal);
+    settings.setValue(QStringLiteral("outputProjection"), c.outputProjection);
+    settings.setValue(QStringLiteral("seed"), qint64(c.seed));
+    settings.endGroup();
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("view/showScores"), m_showScores);
+    settings.setValue(QStringLiteral("view/colorMap"), colorMapName(m_colorMap));
+    settings.setValue(QStringLiteral("editor/range"), m_editor->sliderRange());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    event->accept();
 }

@@ -1,9 +1,24 @@
 #pragma once
-// The main window: wires the document to the views; owns no state of its own.
+// The main window: lays out the views and wires them to the document.
+// It holds no attention state of its own.
+
+#include "colormap.h"
 
 #include <QMainWindow>
 
+class BarChartView;
 class Document;
+class EmbeddingEditor;
+class HeadsGridView;
+class HeatmapView;
+class OptionsPanel;
+class PipelineView;
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTimer;
+class TokenChips;
 
 class MainWindow : public QMainWindow
 {
@@ -11,6 +26,61 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(Document *document, QWidget *parent = nullptr);
 
+    // The views, for tests and export.
+    QLineEdit *sentenceEdit() const { return m_sentence; }
+    TokenChips *chips() const { return m_chips; }
+    EmbeddingEditor *editor() const { return m_editor; }
+    OptionsPanel *options() const { return m_options; }
+    HeatmapView *heatmap() const { return m_heatmap; }
+    HeadsGridView *headsGrid() const { return m_headsGrid; }
+    PipelineView *pipeline() const { return m_pipeline; }
+    BarChartView *barChart() const { return m_barChart; }
+    int selectedHead() const { return m_head; }
+
+    // Time the sentence field waits after the last keystroke before re-tokenizing.
+    static constexpr int kSentenceDelayMs = 250;
+
+    // Applies the attention options of the last run to the open session
+    // (used at start-up on the built-in example, not on a file).
+    void restoreAttentionOptions();
+
+public slots:
+    void selectHead(int head);
+    void setShowScores(bool scores);
+    void setColorMap(ColorMap map);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    QWidget *buildTopBar();
+    QWidget *buildHeatmapPanel();
+    void buildDocks();
+    void buildMenus();
+    void connectDocument();
+    void onSessionChanged();
+    void onQueryChanged(int query);
+    void onResultChanged();
+    void updateStatus();
+    void restoreSettings();
+    void saveSettings() const;
+
     Document *m_document;
+    int m_head = 0;
+    bool m_showScores = false;
+    ColorMap m_colorMap = ColorMap::Viridis;
+
+    QLineEdit *m_sentence = nullptr;
+    QTimer *m_sentenceTimer = nullptr;
+    TokenChips *m_chips = nullptr;
+    EmbeddingEditor *m_editor = nullptr;
+    OptionsPanel *m_options = nullptr;
+    HeatmapView *m_heatmap = nullptr;
+    HeadsGridView *m_headsGrid = nullptr;
+    PipelineView *m_pipeline = nullptr;
+    BarChartView *m_barChart = nullptr;
+    QComboBox *m_headBox = nullptr;
+    QButtonGroup *m_matrixGroup = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_error = nullptr;
 };

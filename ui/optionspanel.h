@@ -1,1 +1,56 @@
 #pragma once
+// The attention options: mode, heads, head_dim, causal mask, scaling,
+// positional encoding, output projection, seed, and the colour map.
+
+#include "attention.h"
+#include "colormap.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QPushButton;
+class QSpinBox;
+
+class OptionsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OptionsPanel(QWidget *parent = nullptr);
+
+    void setConfig(const attn::AttentionConfig &config, int dModel);
+    attn::AttentionConfig config() const { return m_config; }
+    void setColorMap(ColorMap map);
+    ColorMap colorMap() const;
+
+    // For tests and keyboard users.
+    QComboBox *modeBox() const { return m_mode; }
+    QSpinBox *headsBox() const { return m_heads; }
+    QSpinBox *headDimBox() const { return m_headDim; }
+    QCheckBox *causalBox() const { return m_causal; }
+    QCheckBox *scaleBox() const { return m_scale; }
+    QCheckBox *positionalBox() const { return m_positional; }
+    QCheckBox *projectionBox() const { return m_projection; }
+    QPushButton *newWeightsButton() const { return m_newWeights; }
+
+signals:
+    void configEdited(const attn::AttentionConfig &config);
+    void colorMapEdited(ColorMap map);
+
+private:
+    void readControls();
+    void updateEnabled();
+
+    attn::AttentionConfig m_config;
+    bool m_updating = false;
+    QComboBox *m_mode;
+    QSpinBox *m_heads;
+    QSpinBox *m_headDim;
+    QCheckBox *m_causal;
+    QCheckBox *m_scale;
+    QCheckBox *m_positional;
+    QCheckBox *m_projection;
+    QSpinBox *m_seed;
+    QPushButton *m_newWeights;
+    QComboBox *m_colorMap;
+};

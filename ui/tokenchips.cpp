@@ -1,1 +1,163 @@
 #include "tokenchips.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace {
+constexpr int kPadX = 8;
+constexpr int kPadY = 3;
+constexpr int kGap = 5;
+constexpr int kMaxChipWidth = 180;
+} // namespace
+
+TokenChips::TokenChips(QWidget *parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    setAccessibleName(tr("Tokens"));
+}
+
+void TokenChips::setTokens(const QStringList &tokens)
+{
+    m_tokens = tokens;
+    m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
+    relayout();
+    updateAccessibleText();
+}
+
+void TokenChips::setQuery(int query)
+{
+    if (query == m_query)
+        return;
+    m_query = query;
+    updateAccessibleText();
+    update();
+}
+
+QString TokenChips::chipLabel(int index) const
+{
+    return fontMetrics().elidedText(m_tokens.value(index), Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
+}
+
+std::vector<QRect> TokenChips::layoutChips(int width) const
+{
+    std::vector<QRect> rects;
+    rects.reserve(std::size_t(m_tokens.size()));
+    const QFontMetrics fm = fontMetrics();
+    const int h = fm.height() + 2 * kPadY;
+    int x = kGap / 2;
+    int y = kGap / 2;
+    for (int i = 0; i < m_tokens.size(); ++i) {
+        const int w = std::min(kMaxChipWidth, fm.horizontalAdvance(chipLabel(i)) + 2 * kPadX);
+        if (x > kGap && x + w > width) {
+            x = kGap / 2;
+            y += h + kGap;
+        }
+        rects.emplace_back(x, y, w, h);
+        x += w + kGap;
+    }
+    return rects;
+}
+
+void TokenChips::relayout()
+{
+    m_rects = layoutChips(width());
+    setMinimumHeight(heightForWidth(width()));
+    updateGeometry();
+    update();
+}
+
+int TokenChips::heightForWidth(int width) const
+{
+    const std::vector<QRect> rects = layoutChips(width);
+    return rects.empty() ? fontMetrics().height() + 2 * kPadY + kGap : rects.back().bottom() + kGap;
+}
+
+QSize TokenChips::sizeHint() const { return {600, heightForWidth(600)}; }
+QSize TokenChips::minimumSizeHint() const { return {100, fontMetrics().height() + 2 * kPadY + kGap}; }
+
+QRect TokenChips::chipRect(int index) const
+{
+    return index >= 0 && std::size_t(index) < m_rects.size() ? m_rects[std::size_t(index)] : QRect();
+}
+
+int TokenChips::chipAt(const QPoint &pos) const
+{
+    for (std::size_t i = 0; i < m_rects.size(); ++i)
+        if (m_rects[i].contains(pos))
+            return int(i);
+    return -1;
+}
+
+void TokenChips::paintEvent(QPaintEvent *event)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette pal = palette();
+    for (std::size_t i = 0; i < m_rects.size(); ++i) {
+        const QRect r = m_rects[i];
+        if (!r.intersects(event->rect()))
+            continue;
+        const bool isQuery = int(i) == m_query;
+        QPainterPath path;
+        path.addRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), r.height() / 2.0, r.height() / 2.0);
+        p.fillPath(path, isQuery ? pal.color(QPalette::Highlight) : pal.color(QPalette::Button));
+        p.setPen(QPen(isQuery ? pal.color(QPalette::Highlight).darker(130) : pal.color(QPalette::Mid), 1));
+        p.drawPath(path);
+        if (isQuery && hasFocus()) {
+            p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DotLine));
+            p.drawRoundedRect(QRectF(r).adjusted(-2, -2, 2, 2), r.height() / 2.0 + 2, r.height() / 2.0 + 2);
+        }
+        p.setPen(isQuery ? pal.color(QPalette::HighlightedText) : pal.color(QPalette::ButtonText));
+        QFont f = font();
+        f.setBold(isQuery);
+        p.setFont(f);
+        p.drawText(r, Qt::AlignCenter, chipLabel(int(i)));
+    }
+}
+
+void TokenChips::mousePressEvent(QMouseEvent *event)
+{
+    const int index = chipAt(event->position().toPoint());
+    if (index >= 0 && event->button() == Qt::LeftButton) {
+        setFocus(Qt::MouseFocusReason);
+        emit querySelected(index);
+    }
+}
+
+void TokenChips::keyPressEvent(QKeyEvent *event)
+{
+    int next = m_query;
+    switch (event->key()) {
+    case Qt::Key_Left: next = m_query - 1; break;
+    case Qt::Key_Right: next = m_query + 1; break;
+    case Qt::Key_Home: next = 0; break;
+    case Qt::Key_End: next = int(m_tokens.size()) - 1; break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    if (next >= 0 && next < m_tokens.size() && next != m_query)
+        emit querySelected(next);
+}
+
+void TokenChips::resizeEvent(QResizeEvent *)
+{
+    m_rects = layoutChips(width());
+    // Inside a scroll area heightForWidth is not asked: say it as a minimum.
+    setMinimumHeight(heightForWidth(width()));
+}
+void TokenChips::focusInEvent(QFocusEvent *) { update(); }
+void TokenChips::focusOutEvent(QFocusEvent *) { update(); }
+
+void TokenChips::updateAccessibleText()
+{
+    if (m_tokens.isEmpty()) {
+        setAccessibleDescription(tr("No tokens"));
+        return;
+    }
+    setAccessibleDescription(tr("Query: “%1”, token %2 of %3. Left and Right arrows move the query.")
+                                 .arg(m_tokens.value(m_query))
+                                 .arg(m_query + 1)
+                                 .arg(m_tokens.size()));
+}

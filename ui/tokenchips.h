@@ -1,1 +1,48 @@
 #pragma once
+// The sentence's tokens as clickable chips that wrap over lines; the query's
+// chip is filled. Painted in one widget so thousands of tokens stay cheap.
+
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+class TokenChips : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TokenChips(QWidget *parent = nullptr);
+
+    void setTokens(const QStringList &tokens);
+    void setQuery(int query);
+    int query() const { return m_query; }
+
+    // Geometry, for the tests and for the click mapping.
+    QRect chipRect(int index) const;
+    int chipAt(const QPoint &pos) const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void querySelected(int index);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
+
+private:
+    std::vector<QRect> layoutChips(int width) const;
+    void relayout();
+    void updateAccessibleText();
+    QString chipLabel(int index) const;
+
+    QStringList m_tokens;
+    int m_query = 0;
+    std::vector<QRect> m_rects;
+};

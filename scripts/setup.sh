@@ -1,0 +1,41 @@
+# Shared by scripts/start and scripts/test: install the Debian packages the
+# project needs (only those missing), then configure and build one preset.
+# Usage: source scripts/setup.sh; attn_setup PRESET
+set -euo pipefail
+
+ATTN_PACKAGES=(
+  cmake g++ make pkg-config
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-svg-dev
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libeigen3-dev libopenblas-dev libgl-dev
+  fonts-dejavu-core
+)
+
+attn_missing_packages() {
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || echo "$pkg"
+  done
+}
+
+attn_install() {
+  local missing
+  missing=$(attn_missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "Need root (or sudo) to install: $missing" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "Installing: $missing"
+  $sudo apt-get update -q
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+}
+
+attn_setup() {
+  local preset=$1
+  attn_install "${ATTN_PACKAGES[@]}"
+  cmake --preset "$preset"
+  cmake --build --preset "$preset" -j "$(nproc)"
+}

@@ -1,0 +1,140 @@
+#include "document.h"
+#include "embedding.h"
+#include "session.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+// The document object: edits, recomputes, undo steps and signals.
+class TestDocument : public QObject
+{
+    Q_OBJECT
+private slots:
+    void startsOnTheExample()
+    {
+        Document doc;
+        QCOMPARE(doc.session(), attn::exampleSession());
+        QVERIFY(doc.hasResult());
+        QCOMPARE(doc.result().output, attn::computeSession(attn::exampleSession()).output);
+    }
+
+    void queryChangeEmitsOnlyQuery()
+    {
+        Document doc;
+        QSignalSpy query(&doc, &Document::queryChanged);
+        QSignalSpy result(&doc, &Document::resultChanged);
+        const SnapshotPtr before = doc.snapshot();
+        doc.setQuery(4);
+        QCOMPARE(doc.query(), 4);
+        QCOMPARE(query.count(), 1);
+        QCOMPARE(query.at(0).at(0).toInt(), 4);
+        QCOMPARE(result.count(), 0);
+        QCOMPARE(doc.snapshot(), before); // no recompute for a query move
+        doc.setQuery(99); // out of range: ignored
+        QCOMPARE(doc.query(), 4);
+    }
+
+    void embeddingEditRecomputes()
+    {
+        Document doc;
+        doc.setEmbeddingValue(1, 0, -1.25);
+        QCOMPARE(doc.session().embeddings(1, 0), -1.25);
+        attn::Session expected = attn::exampleSession();
+        expected.embeddings(1, 0) = -1.25;
+        QCOMPARE(doc.result().output, attn::computeSession(expected).output);
+    }
+
+    void sliderDragIsOneUndoStep()
+    {
+        Document doc;
+        const double original = doc.session().embeddings(2, 1);
+        for (double v : {0.1, 0.2, 0.3, 0.4})
+            doc.setEmbeddingValue(2, 1, v, /*dragId=*/7);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.setEmbeddingValue(2, 1, 0.9, /*dragId=*/8); // a new drag: a new step
+        QCOMPARE(doc.undoStack()->count(), 2);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.session().embeddings(2, 1), 0.4);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.session().embeddings(2, 1), original);
+        QCOMPARE(doc.result().output, attn::computeSession(attn::exampleSession()).output);
+        doc.undoStack()->redo();
+        QCOMPARE(doc.session().embeddings(2, 1), 0.4);
+    }
+
+    void nonFiniteValueIsRefused()
+    {
+        Document doc;
+        doc.setEmbeddingValue(0, 0, std::numeric_limits<double>::quiet_NaN());
+        doc.setEmbeddingValue(0, 0, std::numeric_limits<double>::infinity());
+        QCOMPARE(doc.session(), attn::exampleSession());
+        QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    void newSentenceKeepsEditedWords()
+    {
+        Document doc;
+        doc.setEmbeddingValue(1, 2, 1.75); // "journey"
+        doc.setSentence(QStringLiteral("Every journey matters"));
+        const attn::Session &s = doc.session();
+        QCOMPARE(s.tokens, (QStringList{"Every", "journey", "matters"}));
+        QCOMPARE(s.embeddings.row(1), (Eigen::RowVector3d(0.55, 0.87, 1.75)));
+        QCOMPARE(Eigen::VectorXd(s.embeddings.row(0).transpose()), attn::defaultEmbedding("Every", 3));
+        QVERIFY(doc.hasResult());
+        QCOMPARE(doc.result().heads[0].weights.rows(), 3);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.session().tokens.size(), 6);
+    }
+
+    void emptySentenceKeepsTokens()
+    {
+        Document doc;
+        doc.setSentence(QStringLiteral("   "));
+        QCOMPARE(doc.session().tokens, attn::exampleSession().tokens);
+        QVERIFY(doc.hasResult());
+    }
+
+    void queryStaysInRangeWhenTokensShrink()
+    {
+        Document doc;
+        doc.setQuery(5);
+        doc.setSentence(QStringLiteral("two words"));
+        QCOMPARE(doc.query(), 1);
+    }
+
+    void dModelGrowsAndShrinks()
+    {
+        Document doc;
+        doc.setDModel(5);
+        QCOMPARE(doc.dModel(), 5);
+        QCOMPARE(doc.session().embeddings(1, 2), 0.66);
+        QCOMPARE(doc.session().embeddings(1, 4), attn::defaultEmbeddingValue("journey", 4));
+        doc.setDModel(2);
+        QCOMPARE(doc.session().embeddings.cols(), 2);
+        QCOMPARE(doc.session().embeddings(1, 1), 0.87);
+        QVERIFY(doc.hasResult());
+    }
+
+    void optionsChangeAndFailuresAreReported()
+    {
+        Document doc;
+        attn::AttentionConfig c = doc.session().attention;
+        c.heads = 4;
+        c.headDim = 2;
+        c.causal = true;
+        doc.setAttention(c);
+        QCOMPARE(int(doc.result().heads.size()), 4);
+        QCOMPARE(doc.result().heads[2].weights(0, 5), 0.0);
+
+        doc.setEmbeddingValue(0, 0, 1e200); // overflows in the dot products
+        QVERIFY(!doc.hasResult());
+        QVERIFY(doc.computeError().contains(QStringLiteral("too large")));
+        QVERIFY(doc.snapshot() != nullptr);
+        doc.undoStack()->undo();
+        QVERIFY(doc.hasResult());
+        QVERIFY(doc.computeError().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestDocument)
+#include "tst_document.moc"
