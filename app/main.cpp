@@ -1,7 +1,8 @@
+#include "autosaver.h"
 #include "commandline.h"
+#include "fileactions.h"
 #include "document.h"
 #include "mainwindow.h"
-#include "sessionio.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -47,18 +48,21 @@ int main(int argc, char **argv)
     }
 
     Document document;
-    if (args.size() == 2) {
-        QString error;
-        const std::optional<attn::Session> session = attn::readSession(args[1], &error);
-        if (!session) {
-            QTextStream(stderr) << "attention-explorer: " << error << Qt::endl;
-            return ExitBadInput;
-        }
-        document.resetSession(*session);
-    }
     MainWindow window(&document);
-    if (args.size() == 1)
+    if (args.size() == 2) {
+        // A bad file named on the command line still opens the window (on the
+        // example), and says what is wrong: a double-click should not fail silently.
+        if (!window.fileActions()->openPath(args[1]))
+            QTextStream(stderr) << "attention-explorer: could not open " << args[1] << Qt::endl;
+    } else {
         window.restoreAttentionOptions();
+    }
     window.show();
-    return app.exec();
+
+    const QString recoveryDir = Autosaver::defaultDirectory();
+    Autosaver::offerRecovery(&document, &window, recoveryDir);
+    Autosaver autosaver(&document, recoveryDir);
+    const int exitCode = app.exec();
+    autosaver.discard(); // a normal exit: the user saved or chose to discard
+    return exitCode;
 }

@@ -13,7 +13,8 @@ double defaultEmbeddingValue(const QString &word, int dim)
     const std::uint64_t wordHash = stableHash(utf8.constData(), std::size_t(utf8.size()));
     SplitMix64 rng(wordHash ^ (0xD1B54A32D192ED03ull * std::uint64_t(dim + 1)));
     rng.next(); // let nearby seeds drift apart
-    return std::round(rng.nextSymmetric(1.0) * 100.0) / 100.0;
+    // "+ 0.0" turns a rounded -0.0 into 0.0, so no chip ever shows "-0.00".
+    return std::round(rng.nextSymmetric(1.0) * 100.0) / 100.0 + 0.0;
 }
 
 Eigen::VectorXd defaultEmbedding(const QString &word, int dModel)

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QVariant>
 
 namespace attn {
 namespace {
@@ -19,6 +20,13 @@ bool isFlat(const QJsonArray &a)
 void writeScalar(QByteArray &out, const QJsonValue &v)
 {
     if (v.isDouble()) {
+        // A whole number is kept as a 64-bit integer (a seed, say): write it
+        // exactly, where the double would round it beyond 2^53.
+        const QVariant exact = v.toVariant();
+        if (exact.typeId() == QMetaType::LongLong) {
+            out += QByteArray::number(exact.toLongLong());
+            return;
+        }
         const double d = v.toDouble();
         // Same as QJsonDocument: shortest text that round-trips exactly.
         out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);

@@ -5,6 +5,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QVariant>
+#include <algorithm>
 #include <cmath>
 
 namespace attn {
@@ -17,8 +20,17 @@ struct FieldError
     QString message;
 };
 
+// Qt's parser refuses a number beyond the range of a double as "illegal
+// number", without saying where it is. parseJson() puts such a literal back
+// as a string that starts with this marker, so the field can be named.
+const QLatin1String kTooLargeMarker("\x01" "attention-explorer:number-too-large:");
+
+bool isTooLarge(const QJsonValue &v) { return v.isString() && v.toString().startsWith(kTooLargeMarker); }
+
 QString typeName(const QJsonValue &v)
 {
+    if (isTooLarge(v))
+        return QStringLiteral("a number too large to represent");
     switch (v.type()) {
     case QJsonValue::Null: return QStringLiteral("null");
     case QJsonValue::Bool: return QStringLiteral("true/false");
@@ -56,7 +68,7 @@ QJsonObject toObject(const QJsonValue &v, const QString &path)
 
 QString toString(const QJsonValue &v, const QString &path)
 {
-    if (!v.isString())
+    if (!v.isString() || isTooLarge(v))
         wrongType(path, "a string", v);
     return v.toString();
 }
@@ -70,6 +82,9 @@ bool toBool(const QJsonValue &v, const QString &path)
 
 double toFinite(const QJsonValue &v, const QString &path)
 {
+    if (isTooLarge(v))
+        fail(path, QStringLiteral("expected a finite number, got %1, too large to represent")
+                       .arg(v.toString().mid(kTooLargeMarker.size()).left(40)));
     if (!v.isDouble())
         wrongType(path, "a number", v);
     const double d = v.toDouble();
@@ -81,6 +96,11 @@ double toFinite(const QJsonValue &v, const QString &path)
 qint64 toInteger(const QJsonValue &v, const QString &path)
 {
     const double d = toFinite(v, path);
+    // Qt keeps a whole number that fits in 64 bits exactly; a double is
+    // exact only up to 2^53.
+    const QVariant exact = v.toVariant();
+    if (exact.typeId() == QMetaType::LongLong)
+        return exact.toLongLong();
     // Beyond 2^53 a JSON number is no longer an exact integer in a double.
     if (d != std::floor(d) || std::fabs(d) > 9007199254740992.0)
         fail(path, QStringLiteral("expected a whole number, got %1").arg(d, 0, 'g', 17));
@@ -262,12 +282,69 @@ Session readRoot(const QJsonObject &root)
     return s;
 }
 
+bool isNumberChar(char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+// For a JSON number literal that Qt refused: +1 when it is too large for a
+// double, -1 when too small (it then reads as 0, as in other JSON readers),
+// 0 when it is no number at all.
+int outOfRange(const QByteArray &literal)
+{
+    static const QRegularExpression number(QStringLiteral("^-?(\\d*)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$"));
+    const QRegularExpressionMatch m = number.match(QString::fromLatin1(literal));
+    if (!m.hasMatch())
+        return 0;
+    const QString whole = m.captured(1);
+    const QString digits = whole + m.captured(2);
+    const qsizetype first = std::find_if(digits.begin(), digits.end(), [](QChar c) { return c != u'0'; }) - digits.begin();
+    if (first == digits.size())
+        return 0; // zero is never out of range
+    // The decimal exponent of the leading digit decides; saturate absurd exponents.
+    const QString e = m.captured(3);
+    bool ok = true;
+    qint64 exponent = e.isEmpty() ? 0 : e.toLongLong(&ok);
+    if (!ok)
+        exponent = e.startsWith(u'-') ? -1000000 : 1000000;
+    exponent = std::clamp<qint64>(exponent, -1000000, 1000000);
+    return exponent + (whole.size() - 1 - first) > 0 ? 1 : -1;
+}
+
+// QJsonDocument::fromJson, but numbers out of a double's range do not stop
+// the parse: a too-small one becomes 0, a too-large one a marked string.
+QJsonDocument parseJson(QByteArray text, QJsonParseError *parseError)
+{
+    for (int retry = 0;; ++retry) {
+        QJsonDocument doc = QJsonDocument::fromJson(text, parseError);
+        // Each retry parses the whole text again: give up on absurd files.
+        if (parseError->error != QJsonParseError::IllegalNumber || retry == 64)
+            return doc;
+        qsizetype begin = std::clamp<qsizetype>(parseError->offset, 0, text.size());
+        qsizetype end = begin;
+        while (begin > 0 && isNumberChar(text[begin - 1]))
+            --begin;
+        while (end < text.size() && isNumberChar(text[end]))
+            ++end;
+        const QByteArray literal = text.mid(begin, end - begin);
+        const int range = outOfRange(literal);
+        if (range == 0)
+            return doc;
+        text.replace(begin, end - begin,
+                     range < 0 ? QByteArray("0") : "\"\\u0001" + QByteArray(kTooLargeMarker.data() + 1) + literal + '"');
+    }
+}
+
 } // namespace
 
 std::optional<Session> parseSession(const QByteArray &json, const QString &name, QString *error)
 {
+    if (json.trimmed().isEmpty()) {
+        *error = QStringLiteral("%1: the file is empty, not a session").arg(name);
+        return std::nullopt;
+    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    const QJsonDocument doc = parseJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         *error = QStringLiteral("%1: not valid JSON: %2 at byte %3")
                      .arg(name, parseError.errorString())

@@ -27,6 +27,10 @@ Kind classify(const QString &cluster)
         return Kind::Joiner;
     if (isIdeographic(c))
         return Kind::Single;
+    // A keycap (1️⃣, #️⃣) or a character shown as emoji (VS16) is an emoji,
+    // even when its base is a digit: it must not join a word.
+    if (cluster.contains(QChar(0x20E3)) || cluster.contains(QChar(0xFE0F)))
+        return Kind::Single;
     if (QChar::isLetterOrNumber(c) || QChar::isMark(c) || c == '_')
         return Kind::Word;
     if (QChar::category(c) == QChar::Other_Control || QChar::category(c) == QChar::Other_Format)

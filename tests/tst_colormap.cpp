@@ -1,11 +1,120 @@
+// The colour maps alone: published endpoints, rising lightness, a neutral
+// diverging centre, names and the text-contrast helper.
+#include "colormap.h"
+
 #include <QTest>
+#include <cmath>
+
+Q_DECLARE_METATYPE(ColorMap)
+
+namespace {
+
+bool near(const QColor &actual, const QColor &expected, int tolerance)
+{
+    return std::abs(actual.red() - expected.red()) <= tolerance
+        && std::abs(actual.green() - expected.green()) <= tolerance
+        && std::abs(actual.blue() - expected.blue()) <= tolerance;
+}
+
+} // namespace
 
 class TestColormap : public QObject
 {
     Q_OBJECT
 private slots:
-    void placeholder() { QVERIFY(true); }
+    void endpoints_data()
+    {
+        QTest::addColumn<ColorMap>("map");
+        QTest::addColumn<double>("t");
+        QTest::addColumn<QColor>("expected");
+        QTest::newRow("viridis 0") << ColorMap::Viridis << 0.0 << QColor("#440154");
+        QTest::newRow("viridis 1") << ColorMap::Viridis << 1.0 << QColor("#fde725");
+        QTest::newRow("viridis 0.5") << ColorMap::Viridis << 0.5 << QColor("#21918c");
+        QTest::newRow("magma 0") << ColorMap::Magma << 0.0 << QColor("#000004");
+        QTest::newRow("magma 1") << ColorMap::Magma << 1.0 << QColor("#fcfdbf");
+        QTest::newRow("cividis 0") << ColorMap::Cividis << 0.0 << QColor("#00224e");
+        QTest::newRow("cividis 1") << ColorMap::Cividis << 1.0 << QColor("#fee838");
+        QTest::newRow("grayscale 0") << ColorMap::Grayscale << 0.0 << QColor(Qt::black);
+        QTest::newRow("grayscale 1") << ColorMap::Grayscale << 1.0 << QColor(Qt::white);
+        QTest::newRow("clamped below") << ColorMap::Viridis << -3.0 << QColor("#440154");
+        QTest::newRow("clamped above") << ColorMap::Viridis << 7.0 << QColor("#fde725");
+        QTest::newRow("NaN") << ColorMap::Viridis << std::nan("") << QColor("#440154");
+    }
+    void endpoints()
+    {
+        QFETCH(ColorMap, map);
+        QFETCH(double, t);
+        QFETCH(QColor, expected);
+        const QColor actual = sequentialColor(map, t);
+        QVERIFY2(near(actual, expected, 2), qPrintable(actual.name() + " != " + expected.name()));
+    }
+
+    void luminanceRises_data()
+    {
+        QTest::addColumn<ColorMap>("map");
+        for (ColorMap map : allColorMaps())
+            QTest::newRow(qPrintable(colorMapName(map))) << map;
+    }
+    void luminanceRises()
+    {
+        QFETCH(ColorMap, map);
+        double previous = -1.0;
+        for (int i = 0; i < 50; ++i) {
+            const double l = relativeLuminance(sequentialColor(map, i / 49.0));
+            QVERIFY2(l > previous, qPrintable(QStringLiteral("t=%1: %2 <= %3").arg(i / 49.0).arg(l).arg(previous)));
+            previous = l;
+        }
+    }
+
+    void diverging_data()
+    {
+        QTest::addColumn<double>("t");
+        for (double t : {-1.0, -0.6, -0.2, -0.05, 0.05, 0.2, 0.6, 1.0})
+            QTest::newRow(qPrintable(QString::number(t))) << t;
+    }
+    void diverging()
+    {
+        QFETCH(double, t);
+        const QColor c = divergingColor(t);
+        if (t < 0)
+            QVERIFY2(c.blue() > c.red(), qPrintable(c.name()));
+        else
+            QVERIFY2(c.red() > c.blue(), qPrintable(c.name()));
+    }
+    void divergingCentreIsNeutral()
+    {
+        const QColor c = divergingColor(0.0);
+        QVERIFY(std::abs(c.red() - c.green()) <= 3 && std::abs(c.green() - c.blue()) <= 3);
+        QVERIFY(c.lightness() > 200); // a light grey, not a colour
+        // Symmetric in lightness: equal magnitudes read as equally strong.
+        for (double t : {0.25, 0.5, 1.0})
+            QVERIFY(std::abs(divergingColor(t).lightness() - divergingColor(-t).lightness()) < 40);
+    }
+
+    void names()
+    {
+        QCOMPARE(allColorMaps().size(), 4);
+        for (ColorMap map : allColorMaps())
+            QCOMPARE(colorMapFromName(colorMapName(map)), std::optional<ColorMap>(map));
+        QCOMPARE(colorMapName(ColorMap::Viridis), QStringLiteral("viridis"));
+        QCOMPARE(colorMapName(ColorMap::Cividis), QStringLiteral("cividis"));
+        QCOMPARE(colorMapName(ColorMap::Magma), QStringLiteral("magma"));
+        QCOMPARE(colorMapName(ColorMap::Grayscale), QStringLiteral("grayscale"));
+        QCOMPARE(colorMapFromName(QStringLiteral("Magma")), std::optional<ColorMap>(ColorMap::Magma));
+        QCOMPARE(colorMapFromName(QStringLiteral("jet")), std::nullopt);
+        QCOMPARE(colorMapFromName(QString()), std::nullopt);
+    }
+
+    void contrast()
+    {
+        QCOMPARE(contrastingTextColor(sequentialColor(ColorMap::Viridis, 0.0)), QColor(Qt::white));
+        QCOMPARE(contrastingTextColor(sequentialColor(ColorMap::Viridis, 1.0)), QColor(Qt::black));
+        QCOMPARE(contrastingTextColor(QColor(Qt::black)), QColor(Qt::white));
+        QCOMPARE(contrastingTextColor(QColor(Qt::white)), QColor(Qt::black));
+        QCOMPARE(contrastingTextColor(divergingColor(0.0)), QColor(Qt::black));
+        QCOMPARE(contrastingTextColor(divergingColor(-1.0)), QColor(Qt::white));
+    }
 };
 
-QTEST_MAIN(TestColormap)
+QTEST_GUILESS_MAIN(TestColormap)
 #include "tst_colormap.moc"

@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include "embedding.h"
+#include "sessionio.h"
 #include "tokenizer.h"
 
 #include <QElapsedTimer>
@@ -42,6 +43,49 @@ private:
 Document::Document(QObject *parent) : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
 {
     applySession(attn::exampleSession());
+    connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+bool Document::openFile(const QString &path, QString *error)
+{
+    const std::optional<attn::Session> session = attn::readSession(path, error);
+    if (!session)
+        return false;
+    resetSession(*session);
+    m_filePath = path;
+    emit filePathChanged(path);
+    return true;
+}
+
+bool Document::saveFile(const QString &path, QString *error)
+{
+    if (!attn::writeSession(path, m_session, error))
+        return false;
+    m_undo.setClean();
+    if (path != m_filePath) {
+        m_filePath = path;
+        emit filePathChanged(path);
+    }
+    return true;
+}
+
+void Document::restoreRecovered(const attn::Session &session, const QString &originalPath)
+{
+    std::optional<attn::Session> saved;
+    QString ignored;
+    if (!originalPath.isEmpty())
+        saved = attn::readSession(originalPath, &ignored);
+    resetSession(saved.value_or(attn::exampleSession()));
+    m_filePath = originalPath;
+    emit filePathChanged(m_filePath);
+    pushEdit(session, tr("Restore unsaved changes"));
+}
+
+void Document::newSession()
+{
+    resetSession(attn::exampleSession());
+    m_filePath.clear();
+    emit filePathChanged(m_filePath);
 }
 
 void Document::pushEdit(const attn::Session &after, const QString &text, int mergeId)

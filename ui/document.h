@@ -31,6 +31,21 @@ public:
 
     QUndoStack *undoStack() { return &m_undo; }
 
+    // The file the session was opened from or last saved to (empty for a new one).
+    QString filePath() const { return m_filePath; }
+    bool isModified() const { return !m_undo.isClean(); }
+
+    // Opens a session file; on failure `error` gets the one-line reason and
+    // the open session stays exactly as it was.
+    bool openFile(const QString &path, QString *error);
+    // Saves atomically to `path` and makes it the document's file.
+    bool saveFile(const QString &path, QString *error);
+    // A fresh session on the built-in example.
+    void newSession();
+    // Puts a session recovered after a crash in place, as unsaved changes to
+    // `originalPath` (empty when it had never been saved).
+    void restoreRecovered(const attn::Session &session, const QString &originalPath);
+
     // Every edit below is one undo step; a run of edits with the same merge
     // key (one slider drag) collapses into one.
     void setSentence(const QString &sentence);
@@ -50,6 +65,8 @@ signals:
     void sessionChanged();        // tokens, embeddings or options changed
     void queryChanged(int query); // only the query moved
     void resultChanged();         // a new snapshot is ready
+    void filePathChanged(const QString &path);
+    void modifiedChanged(bool modified);
 
 private:
     void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);
@@ -58,5 +75,6 @@ private:
     attn::Session m_session;
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
+    QString m_filePath;
     QUndoStack m_undo;
 };

@@ -1,1 +1,218 @@
 #include "headsgridview.h"
+
+#include <QCoreApplication>
+#include <QMouseEvent>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr qreal kMargin = 4;
+constexpr qreal kGap = 8;
+// A tile's matrix never needs more pixels than this: larger ones are pooled.
+constexpr int kTileImageSize = 256;
+
+int gridColumns(int tiles)
+{
+    return std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
+}
+
+} // namespace
+
+void HeadsGridPainter::setSnapshot(SnapshotPtr snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    const int heads = m_snapshot && m_snapshot->result ? int(m_snapshot->result->heads.size()) : 0;
+    m_tiles.resize(heads > 0 ? heads + 1 : 0);
+    for (int i = 0; i < int(m_tiles.size()); ++i) {
+        HeatmapPainter &tile = m_tiles[i];
+        tile.setCompact(true);
+        tile.setShowTitle(false);
+        tile.setMaxImageSize(kTileImageSize);
+        tile.setHead(headOfTile(i));
+        tile.setShowScores(m_showScores);
+        tile.setColorMap(m_colorMap);
+        tile.setQuery(m_query);
+        tile.setVectorCells(m_vectorCells);
+        tile.setSnapshot(m_snapshot);
+    }
+}
+
+void HeadsGridPainter::setShowScores(bool scores)
+{
+    m_showScores = scores;
+    for (HeatmapPainter &tile : m_tiles)
+        tile.setShowScores(scores);
+}
+
+void HeadsGridPainter::setColorMap(ColorMap map)
+{
+    m_colorMap = map;
+    for (HeatmapPainter &tile : m_tiles)
+        tile.setColorMap(map);
+}
+
+void HeadsGridPainter::setQuery(int row)
+{
+    m_query = row;
+    for (HeatmapPainter &tile : m_tiles)
+        tile.setQuery(row);
+}
+
+void HeadsGridPainter::setVectorCells(bool vector)
+{
+    m_vectorCells = vector;
+    for (HeatmapPainter &tile : m_tiles)
+        tile.setVectorCells(vector);
+}
+
+QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index) const
+{
+    const int tiles = tileCount();
+    if (index < 0 || index >= tiles)
+        return {};
+    const int columns = gridColumns(tiles);
+    const int rows = (tiles + columns - 1) / columns;
+    const QRectF inner = bounds.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const qreal w = std::max<qreal>(1, (inner.width() - (columns - 1) * kGap) / columns);
+    const qreal h = std::max<qreal>(1, (inner.height() - (rows - 1) * kGap) / rows);
+    return QRectF(inner.left() + (index % columns) * (w + kGap), inner.top() + (index / columns) * (h + kGap), w, h);
+}
+
+int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
+{
+    for (int i = 0; i < tileCount(); ++i) {
+        if (tileRect(bounds, i).contains(pos))
+            return i;
+    }
+    return -1;
+}
+
+QString HeadsGridPainter::tileTitle(int index) const
+{
+    const int head = headOfTile(index);
+    return head < 0 ? QCoreApplication::translate("HeadsGridView", "average")
+                    : QCoreApplication::translate("HeadsGridView", "head %1").arg(head + 1);
+}
+
+void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &palette) const
+{
+    p.save();
+    p.fillRect(rect, palette.color(QPalette::Base));
+    p.setPen(palette.color(QPalette::Text));
+    if (m_tiles.empty()) {
+        const QString message = m_snapshot ? m_snapshot->error : QString();
+        p.drawText(rect.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, message);
+        p.restore();
+        return;
+    }
+    const QFont normal = p.font();
+    QFont bold = normal;
+    bold.setBold(true);
+    const qreal line = QFontMetricsF(normal, p.device()).height();
+    const int selectedTile = tileOfHead(m_selected);
+    const int rows = m_tiles.front().rows();
+    const int columns = m_tiles.front().columns();
+    for (int i = 0; i < tileCount(); ++i) {
+        const QRectF tile = tileRect(rect, i);
+        const bool selected = i == selectedTile;
+        const QRectF titleRect(tile.left(), tile.top(), tile.width(), line + 2);
+        p.setFont(selected ? bold : normal);
+        p.setPen(palette.color(QPalette::Text));
+        p.drawText(titleRect, Qt::AlignCenter,
+                   QFontMetricsF(p.font(), p.device()).elidedText(tileTitle(i), Qt::ElideRight, tile.width()));
+        // Keep the matrix's shape (within 1:2 and 2:1) and centre it under the title.
+        const QRectF room = QRectF(tile.left(), titleRect.bottom(), tile.width(), tile.bottom() - titleRect.bottom())
+                                .adjusted(3, 3, -3, -3);
+        const qreal aspect = std::clamp(double(columns) / std::max(1, rows), 0.5, 2.0);
+        const qreal w = std::min(room.width(), room.height() * aspect);
+        const qreal h = w / aspect;
+        const QRectF cells(room.center().x() - w / 2, room.top() + (room.height() - h) / 2, w, h);
+        if (w >= 2 && h >= 2)
+            m_tiles[i].paint(p, cells, palette);
+        if (selected) {
+            p.setPen(QPen(palette.color(QPalette::Highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(tile.adjusted(1, 1, -1, -1));
+        }
+    }
+    p.restore();
+}
+
+HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setAccessibleName(tr("Attention of every head"));
+    setAccessibleDescription(tr("Click a head to show it in the heatmap"));
+}
+
+void HeadsGridView::setSnapshot(SnapshotPtr snapshot)
+{
+    m_grid.setSnapshot(std::move(snapshot));
+    invalidate();
+}
+
+void HeadsGridView::setSelectedHead(int head)
+{
+    m_grid.setSelectedHead(head);
+    invalidate();
+}
+
+void HeadsGridView::setShowScores(bool scores)
+{
+    m_grid.setShowScores(scores);
+    invalidate();
+}
+
+void HeadsGridView::setColorMap(ColorMap map)
+{
+    m_grid.setColorMap(map);
+    invalidate();
+}
+
+void HeadsGridView::setQuery(int row)
+{
+    m_grid.setQuery(row);
+    invalidate();
+}
+
+void HeadsGridView::invalidate()
+{
+    m_cacheDirty = true;
+    update();
+}
+
+void HeadsGridView::paintEvent(QPaintEvent *)
+{
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size()) * dpr).toSize();
+    if (m_cacheDirty || m_cache.size() != pixels || m_cache.devicePixelRatio() != dpr) {
+        m_cache = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+        m_cache.setDevicePixelRatio(dpr);
+        m_cache.setDotsPerMeterX(int(std::lround(logicalDpiX() / 0.0254)));
+        m_cache.setDotsPerMeterY(int(std::lround(logicalDpiY() / 0.0254)));
+        QPainter cachePainter(&m_cache);
+        cachePainter.setFont(font());
+        m_grid.paint(cachePainter, QRectF(rect()), palette());
+        m_cacheDirty = false;
+    }
+    QPainter p(this);
+    p.drawImage(0, 0, m_cache);
+}
+
+void HeadsGridView::mousePressEvent(QMouseEvent *event)
+{
+    const int tile = event->button() == Qt::LeftButton ? m_grid.tileAt(QRectF(rect()), event->position()) : -1;
+    if (tile < 0)
+        return QWidget::mousePressEvent(event);
+    emit headSelected(m_grid.headOfTile(tile));
+}
+
+void HeadsGridView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange
+        || event->type() == QEvent::StyleChange)
+        invalidate();
+    QWidget::changeEvent(event);
+}

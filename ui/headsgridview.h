@@ -1,1 +1,79 @@
 #pragma once
+// Every head side by side, plus their average, as small heatmaps; a click
+// picks the head the big heatmap shows.
+
+#include "colormap.h"
+#include "heatmappainter.h"
+#include "snapshot.h"
+
+#include <QImage>
+#include <QWidget>
+#include <vector>
+
+// The grid without a widget, so export can draw it into any QPainter.
+// Tile i < heads is head i; tile `heads` is the average.
+class HeadsGridPainter
+{
+public:
+    void setSnapshot(SnapshotPtr snapshot);
+    void setSelectedHead(int head) { m_selected = head; } // -1: the average
+    int selectedHead() const { return m_selected; }
+    void setShowScores(bool scores);
+    void setColorMap(ColorMap map);
+    void setQuery(int row);
+    void setVectorCells(bool vector);
+
+    int tileCount() const { return int(m_tiles.size()); }
+    int headOfTile(int index) const { return index == tileCount() - 1 ? -1 : index; }
+    int tileOfHead(int head) const { return head < 0 || head >= tileCount() - 1 ? tileCount() - 1 : head; }
+    QRectF tileRect(const QRectF &bounds, int index) const;
+    int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
+    QString tileTitle(int index) const;
+
+    void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+
+private:
+    SnapshotPtr m_snapshot;
+    std::vector<HeatmapPainter> m_tiles;
+    int m_selected = -1;
+    bool m_showScores = false;
+    ColorMap m_colorMap = ColorMap::Viridis;
+    int m_query = -1;
+    bool m_vectorCells = false;
+};
+
+class HeadsGridView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit HeadsGridView(QWidget *parent = nullptr);
+
+    void setSnapshot(SnapshotPtr snapshot);
+    void setSelectedHead(int head); // -1: the average
+    void setShowScores(bool scores);
+    void setColorMap(ColorMap map);
+    void setQuery(int row);
+
+    int selectedHead() const { return m_grid.selectedHead(); }
+    int tileCount() const { return m_grid.tileCount(); }
+    QRectF tileRect(int index) const { return m_grid.tileRect(QRectF(rect()), index); }
+    const HeadsGridPainter &gridPainter() const { return m_grid; }
+
+    QSize sizeHint() const override { return {320, 320}; }
+    QSize minimumSizeHint() const override { return {120, 120}; }
+
+signals:
+    void headSelected(int head); // -1 for the average
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void invalidate();
+
+    HeadsGridPainter m_grid;
+    QImage m_cache;
+    bool m_cacheDirty = true;
+};

@@ -1,1 +1,405 @@
 #include "heatmappainter.h"
+
+#include <QCoreApplication>
+#include <QLinearGradient>
+#include <QPaintDevice>
+#include <QPainter>
+#include <QPolygonF>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("HeatmapPainter", text);
+}
+
+constexpr int kLutSize = 1024;
+
+} // namespace
+
+void HeatmapPainter::setSnapshot(SnapshotPtr snapshot)
+{
+    if (snapshot == m_snapshot)
+        return;
+    m_snapshot = std::move(snapshot);
+    updateValues();
+}
+
+void HeatmapPainter::setHead(int head)
+{
+    if (head == m_head)
+        return;
+    m_head = head;
+    updateValues();
+}
+
+int HeatmapPainter::effectiveHead() const
+{
+    if (!hasResult())
+        return -1;
+    return m_head >= 0 && m_head < int(m_snapshot->result->heads.size()) ? m_head : -1;
+}
+
+void HeatmapPainter::setShowScores(bool scores)
+{
+    if (scores == m_showScores)
+        return;
+    m_showScores = scores;
+    updateValues();
+}
+
+bool HeatmapPainter::isMasked(int row, int column) const
+{
+    return hasResult() && m_snapshot->result->isMasked(row, column);
+}
+
+const Eigen::MatrixXd *HeatmapPainter::values() const
+{
+    if (!m_hasValues)
+        return nullptr;
+    if (m_ownsValues)
+        return &m_average;
+    const attn::HeadResult &head = m_snapshot->result->heads[std::max(0, effectiveHead())];
+    return m_showScores ? &head.scores : &head.weights;
+}
+
+void HeatmapPainter::updateValues()
+{
+    ++m_generation;
+    m_imageDirty = true;
+    m_hasValues = m_ownsValues = false;
+    m_average.resize(0, 0);
+    if (!hasResult() || m_snapshot->result->heads.empty())
+        return;
+    const attn::AttentionResult &result = *m_snapshot->result;
+    m_hasValues = true;
+    // One head, or the average of a single head: read it in place.
+    if (effectiveHead() < 0 && result.heads.size() > 1) {
+        m_ownsValues = true;
+        if (m_showScores) {
+            m_average = result.heads.front().scores;
+            for (std::size_t h = 1; h < result.heads.size(); ++h)
+                m_average += result.heads[h].scores;
+            m_average /= double(result.heads.size());
+        } else {
+            m_average = attn::averageWeights(result);
+        }
+    }
+    // The range covers what is drawn: masked cells are hatched, not coloured.
+    const Eigen::MatrixXd &v = *values();
+    double largest = 0.0;
+    for (int r = 0; r < rows(); ++r) {
+        const int lastKey = result.causal ? std::min(columns() - 1, r) : columns() - 1;
+        for (int c = 0; c <= lastKey; ++c)
+            largest = std::max(largest, m_showScores ? std::abs(v(r, c)) : v(r, c));
+    }
+    if (!(largest > 0.0) || !std::isfinite(largest))
+        largest = 1.0;
+    m_rangeMax = largest;
+    m_rangeMin = m_showScores ? -largest : 0.0;
+}
+
+QColor HeatmapPainter::colorFor(double value) const
+{
+    return m_showScores ? divergingColor(value / m_rangeMax) : sequentialColor(m_colorMap, value / m_rangeMax);
+}
+
+QString HeatmapPainter::title() const
+{
+    QString text = m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
+    if (heads > 1) {
+        const int head = effectiveHead();
+        text += QStringLiteral(" · ")
+            + (head >= 0 ? tr("head %1 of %2").arg(head + 1).arg(heads) : tr("average of %1 heads").arg(heads));
+    }
+    return text;
+}
+
+QString HeatmapPainter::colorBarTitle() const
+{
+    return m_showScores ? tr("score ω") : tr("weight α");
+}
+
+QString HeatmapPainter::formatTick(double value) const
+{
+    // Two significant digits of the largest value, at least two decimals.
+    const double largest = std::abs(m_rangeMax);
+    const int decimals = largest >= 100 ? 0 : std::max(2, 1 - int(std::floor(std::log10(largest))));
+    return QString::number(value, 'f', decimals);
+}
+
+const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const
+{
+    const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9")
+                            .arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height())
+                            .arg(font.key()).arg(device ? device->logicalDpiY() : 0)
+                            .arg(m_generation).arg(m_compact).arg(m_showTitle);
+    if (key != m_layoutKey) {
+        HeatmapLayoutOptions options;
+        options.compact = m_compact;
+        options.showTitle = m_showTitle;
+        const QString low = formatTick(m_rangeMin), high = formatTick(m_rangeMax);
+        options.widestValueText = low.size() > high.size() ? low : high;
+        const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
+        const QStringList none;
+        m_layout = HeatmapLayout(rect, rows(), columns(), m_snapshot ? m_snapshot->rowTokens : none,
+                                 m_snapshot ? m_snapshot->columnTokens : none, metrics, options);
+        m_layoutKey = key;
+    }
+    return m_layout;
+}
+
+void HeatmapPainter::paint(QPainter &p, const QRectF &rect, const QPalette &palette) const
+{
+    paintBase(p, rect, palette);
+    paintHover(p, rect, palette);
+}
+
+void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const
+{
+    p.save();
+    if (!m_compact)
+        p.fillRect(rect, palette.color(QPalette::Base));
+    if (!m_hasValues) {
+        p.setPen(palette.color(QPalette::Text));
+        const QString message = m_snapshot && !m_snapshot->error.isEmpty() ? m_snapshot->error : tr("No attention to show");
+        if (!m_compact)
+            p.drawText(rect.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, message);
+        p.restore();
+        return;
+    }
+    const HeatmapLayout &l = layout(rect, p.font(), p.device());
+    paintCells(p, l, palette);
+    paintMask(p, l, palette);
+    if (m_query >= 0 && m_query < rows()) {
+        p.setPen(QPen(palette.color(QPalette::Highlight), 2.5));
+        p.setBrush(Qt::NoBrush);
+        // Inside a tall row; around a row too thin to hold an outline.
+        const QRectF row = l.rowRect(m_query);
+        p.drawRect(row.height() > 6 ? row.adjusted(1.25, 1.25, -1.25, -1.25) : row.adjusted(0, -1.25, 0, 1.25));
+    }
+    if (!m_compact) {
+        paintNumbers(p, l);
+        paintLabels(p, l, palette);
+        paintColorBar(p, l, palette);
+    }
+    p.restore();
+}
+
+void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const
+{
+    if (!m_hasValues || m_hoverRow < 0 || m_hoverRow >= rows() || m_hoverColumn < 0 || m_hoverColumn >= columns())
+        return;
+    const HeatmapLayout &l = layout(rect, p.font(), p.device());
+    // Two rings, so the outline shows on dark and light cells alike.
+    const QRectF cell = l.cellRect(m_hoverRow, m_hoverColumn);
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(palette.color(QPalette::Base), 3));
+    p.drawRect(cell.adjusted(1.5, 1.5, -1.5, -1.5));
+    p.setPen(QPen(palette.color(QPalette::Text), 1.5));
+    p.drawRect(cell.adjusted(1.5, 1.5, -1.5, -1.5));
+    p.restore();
+}
+
+void HeatmapPainter::rebuildImage(QRgb masked) const
+{
+    const int w = std::min(columns(), m_maxImageSize);
+    const int h = std::min(rows(), m_maxImageSize);
+    m_image = QImage(w, h, QImage::Format_RGB32);
+    std::vector<QRgb> lut(kLutSize);
+    for (int i = 0; i < kLutSize; ++i) {
+        const double t = double(i) / (kLutSize - 1);
+        lut[i] = (m_showScores ? divergingColor(2 * t - 1) : sequentialColor(m_colorMap, t)).rgb();
+    }
+    // Scores map [-max, max] and weights [0, max] onto the whole table.
+    const double offset = m_showScores ? m_rangeMax : 0.0;
+    const double scale = (kLutSize - 1) / (m_showScores ? 2 * m_rangeMax : m_rangeMax);
+    const bool causal = m_snapshot->result->causal;
+    const Eigen::MatrixXd &values = *this->values();
+    for (int y = 0; y < h; ++y) {
+        // A block of rows/columns per pixel; the strongest unmasked value wins
+        // so a lone peak stays visible when 4096 tokens share 600 pixels.
+        const int r0 = int(qint64(y) * rows() / h), r1 = int(qint64(y + 1) * rows() / h);
+        auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(y));
+        for (int x = 0; x < w; ++x) {
+            const int c0 = int(qint64(x) * columns() / w), c1 = int(qint64(x + 1) * columns() / w);
+            bool any = false;
+            double best = 0.0;
+            for (int r = r0; r < r1; ++r) {
+                const int cEnd = causal ? std::min(c1, r + 1) : c1;
+                for (int c = c0; c < cEnd; ++c) {
+                    const double v = values(r, c);
+                    if (!any || std::abs(v) > std::abs(best))
+                        best = v;
+                    any = true;
+                }
+            }
+            line[x] = any ? lut[std::clamp(int(std::lround((best + offset) * scale)), 0, kLutSize - 1)] : masked;
+        }
+    }
+    m_imageMasked = masked;
+    m_imageDirty = false;
+}
+
+void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QColor masked = maskedBackground(palette);
+    if (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells) {
+        for (int r = 0; r < rows(); ++r) {
+            for (int c = 0; c < columns(); ++c)
+                p.fillRect(l.cellRect(r, c), isMasked(r, c) ? masked : colorFor(valueAt(r, c)));
+        }
+    } else {
+        if (m_imageDirty || m_imageMasked != masked.rgb())
+            rebuildImage(masked.rgb());
+        // Nearest neighbour: a cell is a flat block of colour, never a blur.
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(l.cellArea(), m_image);
+    }
+    // Thin gaps between big cells make single cells easy to tell apart.
+    if (!m_compact && l.cellWidth() >= 14 && l.cellHeight() >= 14) {
+        p.setPen(QPen(palette.color(QPalette::Base), 1));
+        const QRectF area = l.cellArea();
+        for (int c = 1; c < columns(); ++c) {
+            const qreal x = area.left() + c * l.cellWidth();
+            p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        }
+        for (int r = 1; r < rows(); ++r) {
+            const qreal y = area.top() + r * l.cellHeight();
+            p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+        }
+    }
+}
+
+void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    if (!m_snapshot->result->causal)
+        return;
+    // The masked keys (column > row) form a staircase: one polygon, O(rows).
+    const QRectF area = l.cellArea();
+    QPolygonF stairs;
+    stairs.reserve(2 * rows() + 2);
+    stairs << area.topRight();
+    for (int r = 0; r < rows(); ++r) {
+        const qreal x = std::min(area.right(), area.left() + (r + 1) * l.cellWidth());
+        stairs << QPointF(x, area.top() + r * l.cellHeight()) << QPointF(x, area.top() + (r + 1) * l.cellHeight());
+    }
+    stairs << area.bottomRight();
+    p.save();
+    p.setPen(Qt::NoPen);
+    p.setBrush(maskedBackground(palette));
+    p.drawPolygon(stairs);
+    p.setBrushOrigin(area.topLeft());
+    p.setBrush(QBrush(maskedHatch(palette), Qt::BDiagPattern));
+    p.drawPolygon(stairs);
+    p.restore();
+}
+
+void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
+{
+    if (!l.numbersFit())
+        return;
+    const QFontMetricsF metrics(p.font(), p.device());
+    for (int r = 0; r < rows(); ++r) {
+        for (int c = 0; c < columns(); ++c) {
+            if (isMasked(r, c))
+                continue;
+            const double v = valueAt(r, c);
+            const QString text = QString::number(v, 'f', 2);
+            if (metrics.horizontalAdvance(text) > l.cellWidth() - 4)
+                continue; // a large score: skip it rather than spill over
+            p.setPen(contrastingTextColor(colorFor(v)));
+            p.drawText(l.cellRect(r, c), Qt::AlignCenter, text);
+        }
+    }
+}
+
+void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QColor text = palette.color(QPalette::Text);
+    const QFont normal = p.font();
+    QFont bold = normal;
+    bold.setBold(true);
+    const QFontMetricsF metrics(normal, p.device());
+    const QFontMetricsF boldMetrics(bold, p.device());
+    p.setPen(text);
+    if (m_showTitle && !l.titleRect().isEmpty()) {
+        p.setFont(bold);
+        p.drawText(l.titleRect(), Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, l.titleRect().width()));
+    }
+    p.setFont(normal);
+    p.drawText(l.columnAxisTitleRect(), Qt::AlignCenter, tr("key"));
+    const QRectF rowTitle = l.rowAxisTitleRect();
+    p.save();
+    p.translate(rowTitle.center());
+    p.rotate(-90);
+    p.drawText(QRectF(-rowTitle.height() / 2, -rowTitle.width() / 2, rowTitle.height(), rowTitle.width()),
+               Qt::AlignCenter, tr("query"));
+    p.restore();
+
+    // Only every k-th label when cells are thinner than a line: O(n / k) text.
+    const QStringList &rowTokens = m_snapshot->rowTokens;
+    for (int r = 0; r < rows() && r < rowTokens.size(); r += l.rowLabelStep()) {
+        const bool isQuery = r == m_query;
+        p.setFont(isQuery ? bold : normal);
+        const QFontMetricsF &m = isQuery ? boldMetrics : metrics;
+        p.drawText(l.rowLabelRect(r), Qt::AlignRight | Qt::AlignVCenter,
+                   m.elidedText(rowTokens[r], Qt::ElideRight, l.rowLabelLength()));
+    }
+    p.setFont(normal);
+    const QStringList &columnTokens = m_snapshot->columnTokens;
+    for (int c = 0; c < columns() && c < columnTokens.size(); c += l.columnLabelStep()) {
+        const QString label = metrics.elidedText(columnTokens[c], Qt::ElideRight, l.columnLabelLength());
+        const QRectF slot = l.columnLabelRect(c);
+        if (!l.columnLabelsRotated()) {
+            p.drawText(slot, Qt::AlignHCenter | Qt::AlignBottom, label);
+            continue;
+        }
+        // Rotated to read upwards, starting next to the cells.
+        p.save();
+        p.translate(slot.center().x(), slot.bottom());
+        p.rotate(-90);
+        p.drawText(QRectF(0, -metrics.height() / 2, slot.height(), metrics.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.restore();
+    }
+}
+
+void HeatmapPainter::paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QRectF bar = l.colorBarRect();
+    if (bar.isEmpty())
+        return;
+    // A gradient, not an image: SVG and PDF keep it as a vector shading.
+    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+    constexpr int kStops = 32;
+    for (int i = 0; i <= kStops; ++i) {
+        const double t = double(i) / kStops;
+        gradient.setColorAt(t, m_showScores ? divergingColor(2 * t - 1) : sequentialColor(m_colorMap, t));
+    }
+    p.setPen(QPen(palette.color(QPalette::Mid), 1));
+    p.setBrush(gradient);
+    p.drawRect(bar);
+    p.setBrush(Qt::NoBrush);
+
+    p.setPen(palette.color(QPalette::Text));
+    const QRectF labels = l.colorBarLabelArea();
+    const qreal line = QFontMetricsF(p.font(), p.device()).height();
+    p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, formatTick(m_rangeMax));
+    p.drawText(labels, Qt::AlignLeft | Qt::AlignBottom, formatTick(m_rangeMin));
+    if (labels.height() >= 4 * line)
+        p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, formatTick((m_rangeMin + m_rangeMax) / 2));
+
+    const QRectF titleRect = l.colorBarTitleRect();
+    p.save();
+    p.translate(titleRect.center());
+    p.rotate(-90);
+    p.drawText(QRectF(-titleRect.height() / 2, -titleRect.width() / 2, titleRect.height(), titleRect.width()),
+               Qt::AlignCenter, colorBarTitle());
+    p.restore();
+}

@@ -1,1 +1,124 @@
 #pragma once
+// Draws one attention matrix (a head or the average; weights or scores) into
+// any QPainter: the one path behind the widget and PNG, SVG and PDF export.
+
+#include "colormap.h"
+#include "heatmaplayout.h"
+#include "snapshot.h"
+
+#include <Eigen/Dense>
+#include <QFont>
+#include <QImage>
+#include <QPalette>
+#include <QString>
+#include <algorithm>
+
+class QPainter;
+class QPaintDevice;
+
+class HeatmapPainter
+{
+public:
+    HeatmapPainter() = default;
+
+    void setSnapshot(SnapshotPtr snapshot);
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    void setHead(int head); // -1: the average over heads
+    int head() const { return m_head; }
+    // The head drawn: head(), or -1 (the average) when that head does not exist.
+    int effectiveHead() const;
+    void setShowScores(bool scores);
+    bool showScores() const { return m_showScores; }
+    void setColorMap(ColorMap map)
+    {
+        m_imageDirty = m_imageDirty || map != m_colorMap;
+        m_colorMap = map;
+    }
+    ColorMap colorMap() const { return m_colorMap; }
+    void setQuery(int row) { m_query = row; } // -1: no query row outlined
+    int query() const { return m_query; }
+    void setHoverCell(int row, int column) // -1, -1: none
+    {
+        m_hoverRow = row;
+        m_hoverColumn = column;
+    }
+    int hoverRow() const { return m_hoverRow; }
+    int hoverColumn() const { return m_hoverColumn; }
+    // Compact: cells only, no labels, numbers or colour bar (the heads grid).
+    void setCompact(bool compact) { m_compact = compact; }
+    bool isCompact() const { return m_compact; }
+    void setShowTitle(bool show) { m_showTitle = show; }
+    // Vector cells: one filled rect per cell (up to kMaxVectorCells) instead of
+    // a scaled image, so SVG and PDF hold real vectors that viewers never blur.
+    void setVectorCells(bool vector) { m_vectorCells = vector; }
+    bool vectorCells() const { return m_vectorCells; }
+    // Matrices larger than this are max-pooled into an image this big.
+    void setMaxImageSize(int pixels)
+    {
+        m_imageDirty = m_imageDirty || pixels != m_maxImageSize;
+        m_maxImageSize = std::max(1, pixels);
+    }
+
+    bool hasResult() const { return m_snapshot && m_snapshot->result; }
+    // The numbers shown: weights or raw scores of the head or of the average;
+    // null when there is no result.
+    const Eigen::MatrixXd *values() const;
+    int rows() const { return m_hasValues ? int(values()->rows()) : 0; }
+    int columns() const { return m_hasValues ? int(values()->cols()) : 0; }
+    double valueAt(int row, int column) const { return (*values())(row, column); }
+    bool isMasked(int row, int column) const;
+    // The value range the colour map spans: [0, max weight] or [-max|s|, max|s|].
+    double rangeMin() const { return m_rangeMin; }
+    double rangeMax() const { return m_rangeMax; }
+    QColor colorFor(double value) const;
+    QString title() const;
+    QString colorBarTitle() const;
+
+    // The layout for `rect`, cached; `device` (may be null) sets the font's resolution.
+    const HeatmapLayout &layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const;
+
+    void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const; // base and hover
+    void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+    void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+
+    static constexpr int kMaxVectorCells = 65536;
+    static QColor maskedBackground(const QPalette &palette) { return palette.color(QPalette::Window); }
+    static QColor maskedHatch(const QPalette &palette) { return palette.color(QPalette::Mid); }
+
+private:
+    void updateValues();
+    void rebuildImage(QRgb masked) const;
+    void paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
+    void paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
+    void paintNumbers(QPainter &p, const HeatmapLayout &l) const;
+    void paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
+    void paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
+    QString formatTick(double value) const;
+
+    SnapshotPtr m_snapshot;
+    int m_head = 0;
+    bool m_showScores = false;
+    ColorMap m_colorMap = ColorMap::Viridis;
+    int m_query = -1;
+    int m_hoverRow = -1;
+    int m_hoverColumn = -1;
+    bool m_compact = false;
+    bool m_showTitle = true;
+    bool m_vectorCells = false;
+    int m_maxImageSize = 2048;
+
+    // Own storage only for an average; a head's matrix is read from the snapshot,
+    // so copies of a painter stay valid.
+    bool m_hasValues = false;
+    bool m_ownsValues = false;
+    Eigen::MatrixXd m_average;
+    double m_rangeMin = 0.0;
+    double m_rangeMax = 1.0;
+    int m_generation = 0; // bumps on every data change; keys the caches
+
+    mutable QImage m_image; // one pixel per cell (or per pooled block)
+    mutable bool m_imageDirty = true;
+    mutable QRgb m_imageMasked = 0;
+    mutable HeatmapLayout m_layout;
+    mutable QString m_layoutKey;
+};

@@ -3,6 +3,7 @@
 #include "barchartview.h"
 #include "document.h"
 #include "embeddingeditor.h"
+#include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "optionspanel.h"
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -30,7 +32,8 @@
 
 MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent), m_document(document)
 {
-    setWindowTitle(tr("Attention Explorer"));
+    setAcceptDrops(true);
+    m_fileActions = new FileActions(document, this);
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -160,6 +163,8 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_fileActions->populateMenu(file);
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -340,6 +345,25 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_fileActions->maybeSave()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    if (!path.isEmpty() && m_fileActions->maybeSave())
+        m_fileActions->openPath(path);
+    event->acceptProposedAction();
 }

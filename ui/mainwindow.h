@@ -9,6 +9,7 @@
 class BarChartView;
 class Document;
 class EmbeddingEditor;
+class FileActions;
 class HeadsGridView;
 class HeatmapView;
 class OptionsPanel;
@@ -36,6 +37,7 @@ public:
     PipelineView *pipeline() const { return m_pipeline; }
     BarChartView *barChart() const { return m_barChart; }
     int selectedHead() const { return m_head; }
+    FileActions *fileActions() const { return m_fileActions; }
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
@@ -51,6 +53,8 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     QWidget *buildTopBar();
@@ -83,4 +87,5 @@ private:
     QButtonGroup *m_matrixGroup = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_error = nullptr;
+    FileActions *m_fileActions = nullptr;
 };

@@ -4,6 +4,7 @@
 
 #include "snapshot.h"
 
+#include <QColor>
 #include <QFont>
 #include <QPalette>
 #include <QRectF>
@@ -63,7 +64,9 @@ struct PipelineLayout
     enum Step { QueryStep, ScoresStep, WeightsStep, ContextStep, StepCount };
     std::array<QRectF, StepCount> steps;       // each step's column, titles included
     std::array<QRectF, StepCount - 1> arrows;  // the gaps between steps
-    double lineHeight = 0.0;
+    double lineHeight = 0.0;   // titles and footer lines
+    double rowHeight = 0.0;    // number rows: taller when there are few of them
+    double gap = 0.0;          // between columns inside a step
     double headerBottom = 0.0; // the rule under the titles
     double rowsTop = 0.0;      // top of the first number row
     int visibleLines = 0;      // number rows that fit under the titles
@@ -71,6 +74,7 @@ struct PipelineLayout
     double labelWidth = 0.0;
     double scoreWidth = 0.0;
     double scaledWidth = 0.0;
+    bool scaledShown = false; // the ω ÷ √d_k column (dropped when space is short)
     bool shortScaledHeader = false;
     double barWidth = 0.0;
     double weightWidth = 0.0;
@@ -79,6 +83,8 @@ struct PipelineLayout
 class PipelinePainter
 {
 public:
+    PipelinePainter();
+
     void setSnapshot(SnapshotPtr snapshot);
     void setQuery(int query);
     void setHead(int head);
@@ -98,8 +104,17 @@ public:
     void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;
 
 private:
+    struct Ink
+    {
+        QColor text, faint, rule;
+    };
     int linesThatFit(const QRectF &rect) const;
     PipelineLayout layoutFor(const PipelineModel &model, const QRectF &rect) const;
+    void paintHeader(QPainter &painter, const PipelineModel &model, const PipelineLayout &layout, const Ink &ink) const;
+    void paintVector(QPainter &painter, const PipelineLayout &layout, const QRectF &step,
+                     const std::vector<double> &values, int hidden, const Ink &ink) const;
+    void paintKeys(QPainter &painter, const PipelineModel &model, const PipelineLayout &layout, const Ink &ink,
+                   const QColor &bar, const QColor &track) const;
 
     SnapshotPtr m_snapshot;
     int m_query = 0;

@@ -1,0 +1,54 @@
+#pragma once
+// File › New, Open, Open Recent, Save, Save As; the window title; asking
+// before unsaved changes are thrown away; opening dropped files.
+
+#include <QObject>
+#include <QStringList>
+
+class Document;
+class QAction;
+class QMainWindow;
+class QMenu;
+
+class FileActions : public QObject
+{
+    Q_OBJECT
+public:
+    FileActions(Document *document, QMainWindow *window);
+
+    // Adds the actions to `menu` (the caller adds Export and Quit after them).
+    void populateMenu(QMenu *menu);
+
+    // The steps behind the actions, without dialogs, for tests and drops.
+    bool openPath(const QString &path);
+    bool saveTo(const QString &path);
+
+    // Asks what to do with unsaved changes; false means "cancel".
+    bool maybeSave();
+
+    QStringList recentFiles() const;
+    // Off in tests: errors are only signalled, and unsaved changes are kept
+    // (maybeSave() answers "cancel") instead of asking in a dialog.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    static constexpr int kMaxRecent = 8;
+
+signals:
+    void errorOccurred(const QString &message);
+
+public slots:
+    void newSession();
+    void open();
+    bool save();
+    bool saveAs();
+
+private:
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void updateTitle();
+    void showError(const QString &message);
+
+    Document *m_document;
+    QMainWindow *m_window;
+    QMenu *m_recentMenu = nullptr;
+    bool m_interactive = true;
+};
