@@ -56,9 +56,9 @@ HeatmapLayout::HeatmapLayout(const QRectF &bounds, int rows, int columns, const 
         const qreal tickWidth = metrics.horizontalAdvance(options.widestValueText);
         const qreal barTotal = kBarGap + kBarWidth + kTickGap + tickWidth + kTickGap + line;
         const qreal widthForLabels = std::max<qreal>(0, inner.width() - line - barTotal) * kMaxLabelShare;
-        // 10% extra: the query's label is drawn in bold.
+        // 25% extra: the query's label is drawn in bold, which is that much wider in some fonts.
         const qreal rowLabelWidth =
-            std::min(widestLabel(rowLabels, metrics, options.maxLabelWidth) * 1.1, widthForLabels) + kLabelGap;
+            std::min(widestLabel(rowLabels, metrics, options.maxLabelWidth) * 1.25, widthForLabels) + kLabelGap;
         const qreal cellLeft = inner.left() + line + rowLabelWidth;
         const qreal cellRight = std::max(cellLeft + 1, inner.right() - barTotal);
         m_cellWidth = (cellRight - cellLeft) / m_columns;

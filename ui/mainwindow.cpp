@@ -78,10 +78,13 @@ QWidget *MainWindow::buildTopBar()
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Up to three rows of chips; a long text scrolls instead of pushing the views away.
+    // As tall as the chips need, up to three rows; a long text scrolls
+    // instead of pushing the views away.
     const int chipRow = m_chips->minimumSizeHint().height();
-    scroll->setMinimumHeight(chipRow + 4);
-    scroll->setMaximumHeight(3 * chipRow + 8);
+    scroll->setFixedHeight(chipRow + 2);
+    connect(m_chips, &TokenChips::heightNeeded, scroll, [scroll, chipRow](int height) {
+        scroll->setFixedHeight(std::min(height, 3 * chipRow) + 2);
+    });
     v->addWidget(scroll);
 
     m_sentenceTimer = new QTimer(this);
@@ -158,6 +161,7 @@ void MainWindow::buildDocks()
     splitDockWidget(pipeline, bars, Qt::Horizontal);
     resizeDocks({options, heads}, {330, 300}, Qt::Horizontal);
     resizeDocks({pipeline}, {320}, Qt::Vertical);
+    resizeDocks({options, editor}, {300, 460}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()

@@ -65,6 +65,7 @@ void TokenChips::relayout()
 {
     m_rects = layoutChips(width());
     setMinimumHeight(heightForWidth(width()));
+    emit heightNeeded(minimumHeight());
     updateGeometry();
     update();
 }
@@ -146,6 +147,7 @@ void TokenChips::resizeEvent(QResizeEvent *)
     m_rects = layoutChips(width());
     // Inside a scroll area heightForWidth is not asked: say it as a minimum.
     setMinimumHeight(heightForWidth(width()));
+    emit heightNeeded(minimumHeight());
 }
 void TokenChips::focusInEvent(QFocusEvent *) { update(); }
 void TokenChips::focusOutEvent(QFocusEvent *) { update(); }

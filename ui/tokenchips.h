@@ -27,6 +27,8 @@ public:
 
 signals:
     void querySelected(int index);
+    // The chips wrapped differently: the height they need may have changed.
+    void heightNeeded(int height);
 
 protected:
     void paintEvent(QPaintEvent *event) override;

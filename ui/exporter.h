@@ -1,0 +1,81 @@
+#pragma once
+// Paints the views into PNG, SVG and PDF files and writes the numbers as CSV
+// or JSON: the engine behind File › Export and the `export` command. It draws
+// with the views' own painters, so a file shows exactly what the screen does.
+
+#include "colormap.h"
+#include "session.h"
+#include "snapshot.h"
+
+#include <QFont>
+#include <QImage>
+#include <QList>
+#include <QPalette>
+#include <QSize>
+#include <QString>
+#include <optional>
+
+class QPainter;
+class QRectF;
+
+enum class ExportView { Heatmap, Scores, Pipeline, Bars, Heads, Dashboard };
+enum class ExportFormat { Png, Svg, Pdf, Csv, Json };
+
+// Stable lowercase names, as the command line spells them ("heatmap", "scores", ...).
+QString exportViewName(ExportView view);
+std::optional<ExportView> exportViewFromName(const QString &name);
+QList<ExportView> allExportViews();
+
+// The format a file name asks for, by its suffix (case-insensitive).
+std::optional<ExportFormat> exportFormatForPath(const QString &path);
+bool isPictureFormat(ExportFormat format);
+
+// What a picture shows when no size is asked for: roughly the view's shape in the window.
+QSize defaultExportSize(ExportView view);
+// Fixed palettes, so files come out the same on every machine and theme.
+QPalette lightExportPalette();
+QPalette darkExportPalette();
+// DejaVu Sans (shipped by the setup script) at a pixel size: text keeps the
+// same size relative to the picture in PNG, SVG and PDF, whatever their resolution.
+QFont defaultExportFont();
+
+struct ExportOptions
+{
+    ExportView view = ExportView::Heatmap;
+    int head = 0;  // 0-based; -1 is the average over heads (heatmap, scores, heads)
+    int query = 0; // 0-based row of the query token
+    QSize size;    // logical pixels; empty means defaultExportSize(view)
+    double scale = 1.0; // PNG device pixel ratio: 2 gives twice the pixels, same layout
+    bool showScores = false; // the heads grid (alone or in the dashboard) shows scores
+    ColorMap colorMap = ColorMap::Viridis;
+    QPalette palette = lightExportPalette();
+    QFont font = defaultExportFont(); // converted to a pixel size when used
+    QString title; // the dashboard's title line; see dashboardTitle()
+
+    QSize effectiveSize() const { return size.isEmpty() ? defaultExportSize(view) : size; }
+};
+
+// The snapshot the window would show for `session` (as Document::recompute
+// builds it); its error says why when attention cannot be computed.
+SnapshotPtr snapshotForSession(const attn::Session &session);
+
+// "“sentence” · scaled dot-product · 2 heads × 4 · causal · query “journey”".
+QString dashboardTitle(const attn::Session &session, int query);
+
+// Paints one view (or the dashboard) into rect with the views' painters.
+// `vector`: cells as filled rectangles rather than an image, for SVG and PDF.
+void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &options,
+               bool vector);
+
+// The picture at size × scale pixels, device pixel ratio `scale`.
+QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options);
+
+// Why `path` cannot be exported with these options (unknown suffix, no result,
+// head, query, size or scale out of range), as one line naming the file; empty
+// when it can. These are the user's mistakes: the command line exits with 2.
+QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path);
+
+// Checks, renders and writes atomically (QSaveFile): on failure nothing is
+// left at `path` and an existing file there is untouched; `error` gets one line.
+bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
+                const QString &path, QString *error);
