@@ -161,7 +161,6 @@ void MainWindow::buildDocks()
     splitDockWidget(pipeline, bars, Qt::Horizontal);
     resizeDocks({options, heads}, {330, 300}, Qt::Horizontal);
     resizeDocks({pipeline}, {320}, Qt::Vertical);
-    resizeDocks({options, editor}, {300, 460}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()

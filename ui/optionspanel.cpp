@@ -3,7 +3,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSignalBlocker>
@@ -39,16 +41,32 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
     auto *seedRow = new QHBoxLayout;
     seedRow->addWidget(m_seed, 1);
     seedRow->addWidget(m_newWeights);
+    auto *sizes = new QHBoxLayout;
+    sizes->addWidget(m_heads, 1);
+    auto *headDimLabel = new QLabel(tr("head_dim:"));
+    headDimLabel->setBuddy(m_headDim);
+    sizes->addWidget(headDimLabel);
+    sizes->addWidget(m_headDim, 1);
+    // Two columns of switches keep the panel short, leaving room for the sliders.
+    auto *switches = new QGridLayout;
+    switches->addWidget(m_scale, 0, 0);
+    switches->addWidget(m_causal, 0, 1);
+    switches->addWidget(m_positional, 1, 0);
+    switches->addWidget(m_projection, 1, 1);
+    m_scale->setText(tr("Scale by 1/√d_k"));
+    m_positional->setText(tr("Positional encoding"));
+    m_projection->setText(tr("Output projection"));
+    m_projection->setToolTip(tr("Multiply the joined heads by Wo, back to d_model numbers per token"));
     auto *form = new QFormLayout(this);
-    form->addRow(tr("Mode:"), m_mode);
-    form->addRow(tr("Heads:"), m_heads);
-    form->addRow(tr("head_dim:"), m_headDim);
-    form->addRow(m_scale);
-    form->addRow(m_causal);
-    form->addRow(m_positional);
-    form->addRow(m_projection);
-    form->addRow(tr("Seed:"), seedRow);
-    form->addRow(tr("Colours:"), m_colorMap);
+    form->addRow(tr("&Mode:"), m_mode);
+    auto *headsLabel = new QLabel(tr("&Heads:"));
+    headsLabel->setBuddy(m_heads);
+    form->addRow(headsLabel, sizes);
+    form->addRow(switches);
+    auto *seedLabel = new QLabel(tr("S&eed:"));
+    seedLabel->setBuddy(m_seed);
+    form->addRow(seedLabel, seedRow);
+    form->addRow(tr("&Colours:"), m_colorMap);
 
     m_mode->setAccessibleName(tr("Attention mode"));
     m_heads->setAccessibleName(tr("Number of heads"));
