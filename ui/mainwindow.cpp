@@ -212,8 +212,10 @@ void MainWindow::onSessionChanged()
     const attn::Session &s = m_document->session();
     if (!m_sentence->hasFocus() || m_sentence->text().isEmpty()) {
         const QString text = s.sentence.isEmpty() ? s.tokens.join(' ') : s.sentence;
-        if (text != m_sentence->text())
+        if (text != m_sentence->text()) {
             m_sentence->setText(text);
+            m_sentence->setCursorPosition(0); // show the start of a long sentence
+        }
     }
     m_chips->setTokens(s.tokens);
     m_editor->setEmbeddings(s.tokens, s.embeddings);

@@ -1,0 +1,293 @@
+#include "exporter.h"
+
+#include "csvexport.h"
+#include "heatmappainter.h"
+#include "resultio.h"
+#include "sessionio.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPageLayout>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <cmath>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Exporter", text);
+}
+
+// Pictures above this many pixels would need gigabytes; nobody needs one.
+constexpr double kMaxPixels = 100e6;
+constexpr int kMinSide = 16;
+constexpr int kMaxSide = 16384;
+constexpr double kMaxScale = 8.0;
+// SVG and PDF say how big a picture is in physical units; at 96 dpi one
+// picture pixel is one CSS pixel, as browsers and viewers expect.
+constexpr int kSvgDpi = 96;
+
+const char *const kViewNames[] = {"heatmap", "scores", "pipeline", "bars", "heads", "dashboard"};
+
+QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
+{
+    // The heatmap painter already picks the head, or averages, exactly as drawn.
+    HeatmapPainter painter;
+    painter.setSnapshot(snapshot);
+    painter.setHead(options.head);
+    painter.setShowScores(options.view == ExportView::Scores);
+    return attn::matrixToCsv(*painter.values(), snapshot->rowTokens, snapshot->columnTokens);
+}
+
+bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
+              const QString &description)
+{
+    const QSize size = options.effectiveSize();
+    QSvgGenerator generator;
+    generator.setOutputDevice(device);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setResolution(kSvgDpi);
+    generator.setTitle(tr("Attention Explorer — %1").arg(exportViewName(options.view)));
+    generator.setDescription(description);
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, true);
+    return painter.end();
+}
+
+bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options, const QString &description)
+{
+    const QSize size = options.effectiveSize();
+    QPdfWriter writer(device);
+    writer.setCreator(QStringLiteral("Attention Explorer"));
+    writer.setTitle(tr("Attention Explorer — %1").arg(exportViewName(options.view)));
+    writer.setSubject(description);
+    // One point per picture pixel: the page is exactly the picture, and at
+    // 72 dpi one painter unit is one point, so the layout matches the PNG.
+    const QPageSize page(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch);
+    if (!writer.setPageLayout(QPageLayout(page, QPageLayout::Portrait, QMarginsF(), QPageLayout::Point)))
+        return false;
+    writer.setResolution(72);
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return false;
+    paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, true);
+    return painter.end();
+}
+
+bool writePicture(QIODevice *device, ExportFormat format, const attn::Session &session, const SnapshotPtr &snapshot,
+                  const ExportOptions &options)
+{
+    const QString description = dashboardTitle(session, options.query);
+    switch (format) {
+    case ExportFormat::Png: {
+        const QImage image = renderImage(snapshot, options);
+        return !image.isNull() && image.save(device, "PNG");
+    }
+    case ExportFormat::Svg:
+        return writeSvg(device, snapshot, options, description);
+    case ExportFormat::Pdf:
+        return writePdf(device, snapshot, options, description);
+    case ExportFormat::Csv:
+    case ExportFormat::Json:
+        break;
+    }
+    return false;
+}
+
+} // namespace
+
+QString exportViewName(ExportView view)
+{
+    return QString::fromLatin1(kViewNames[int(view)]);
+}
+
+std::optional<ExportView> exportViewFromName(const QString &name)
+{
+    for (ExportView view : allExportViews()) {
+        if (name.compare(exportViewName(view), Qt::CaseInsensitive) == 0)
+            return view;
+    }
+    return std::nullopt;
+}
+
+QList<ExportView> allExportViews()
+{
+    return {ExportView::Heatmap, ExportView::Scores, ExportView::Pipeline,
+            ExportView::Bars,    ExportView::Heads,  ExportView::Dashboard};
+}
+
+std::optional<ExportFormat> exportFormatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return ExportFormat::Png;
+    if (suffix == QLatin1String("svg"))
+        return ExportFormat::Svg;
+    if (suffix == QLatin1String("pdf"))
+        return ExportFormat::Pdf;
+    if (suffix == QLatin1String("csv"))
+        return ExportFormat::Csv;
+    if (suffix == QLatin1String("json"))
+        return ExportFormat::Json;
+    return std::nullopt;
+}
+
+bool isPictureFormat(ExportFormat format)
+{
+    return format == ExportFormat::Png || format == ExportFormat::Svg || format == ExportFormat::Pdf;
+}
+
+QSize defaultExportSize(ExportView view)
+{
+    switch (view) {
+    case ExportView::Heatmap:
+    case ExportView::Scores:
+        return {800, 700};
+    case ExportView::Pipeline:
+    case ExportView::Bars:
+        return {900, 420};
+    case ExportView::Heads:
+        return {900, 700};
+    case ExportView::Dashboard:
+        return {1600, 1000};
+    }
+    return {800, 600};
+}
+
+QPalette lightExportPalette()
+{
+    QPalette p(QColor(0xef, 0xef, 0xef), QColor(0xf4, 0xf4, 0xf4));
+    p.setColor(QPalette::Base, Qt::white);
+    p.setColor(QPalette::Text, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::WindowText, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Mid, QColor(0xa0, 0xa0, 0xa0));
+    p.setColor(QPalette::Highlight, QColor(0xd9, 0x48, 0x01)); // orange: stands out on every colour map
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    return p;
+}
+
+QPalette darkExportPalette()
+{
+    QPalette p(QColor(0x3a, 0x3a, 0x3a), QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Mid, QColor(0x70, 0x70, 0x70));
+    p.setColor(QPalette::Highlight, QColor(0xff, 0x8c, 0x3a));
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    return p;
+}
+
+QFont defaultExportFont()
+{
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setStyleHint(QFont::SansSerif);
+    font.setPixelSize(13);
+    return font;
+}
+
+SnapshotPtr snapshotForSession(const attn::Session &session)
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->rowTokens = session.tokens;
+    snapshot->columnTokens = session.source ? session.source->tokens : session.tokens;
+    snapshot->embeddings = session.embeddings;
+    try {
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session));
+    } catch (const attn::InputError &e) {
+        snapshot->error = QString::fromStdString(e.what());
+    }
+    return snapshot;
+}
+
+QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
+{
+    const QSize size = options.effectiveSize();
+    const double scale = options.scale > 0 ? options.scale : 1.0;
+    QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return image;
+    image.setDevicePixelRatio(scale);
+    // Recorded in the PNG: at 2x it prints at the size of 1x, only sharper.
+    const int dotsPerMeter = int(std::lround(96.0 * scale / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    image.fill(options.palette.color(QPalette::Window));
+    QPainter painter(&image);
+    paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, false);
+    return image;
+}
+
+QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    const auto fail = [&name](const QString &what) { return name + QStringLiteral(": ") + what; };
+    const std::optional<ExportFormat> format = exportFormatForPath(path);
+    if (!format)
+        return fail(tr("unknown file type; use .png, .svg, .pdf, .csv or .json"));
+    if (!snapshot || !snapshot->result)
+        return fail(tr("nothing to export: %1").arg(snapshot ? snapshot->error : tr("no session")));
+    const int heads = int(snapshot->result->heads.size());
+    if (options.head < -1 || options.head >= heads)
+        return fail(tr("head %1 does not exist; the session has heads 0 to %2 (or -1 for the average)")
+                        .arg(options.head)
+                        .arg(heads - 1));
+    const int queries = int(snapshot->rowTokens.size());
+    if (options.query < 0 || options.query >= queries)
+        return fail(tr("query %1 does not exist; the session has queries 0 to %2").arg(options.query).arg(queries - 1));
+    if (!isPictureFormat(*format))
+        return {};
+    const QSize size = options.effectiveSize();
+    if (size.width() < kMinSide || size.height() < kMinSide || size.width() > kMaxSide || size.height() > kMaxSide)
+        return fail(tr("size %1x%2 out of range; each side must be %3 to %4 pixels")
+                        .arg(size.width()).arg(size.height()).arg(kMinSide).arg(kMaxSide));
+    if (*format == ExportFormat::Png) {
+        const double s = options.scale;
+        if (!std::isfinite(s) || s < 0.1 || s > kMaxScale)
+            return fail(tr("scale %1 out of range; use 0.1 to %2").arg(s).arg(kMaxScale));
+        if (size.width() * s * size.height() * s > kMaxPixels)
+            return fail(tr("picture too large: %1x%2 at scale %3 exceeds 100 megapixels")
+                            .arg(size.width()).arg(size.height()).arg(s));
+    }
+    return {};
+}
+
+bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
+                const QString &path, QString *error)
+{
+    const QString problem = checkExport(snapshot, options, path);
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    const ExportFormat format = *exportFormatForPath(path);
+    if (format == ExportFormat::Csv)
+        return attn::writeFileAtomically(path, csvFor(snapshot, options), error);
+    if (format == ExportFormat::Json)
+        return attn::writeFileAtomically(path, attn::resultToJson(session, *snapshot->result), error);
+
+    // Pictures go through QSaveFile too: a failure never leaves half a file.
+    QSaveFile file(path);
+    const QString name = QFileInfo(path).fileName();
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+        return false;
+    }
+    if (!writePicture(&file, format, session, snapshot, options)) {
+        file.cancelWriting();
+        *error = tr("%1: cannot write: %2")
+                     .arg(name, file.error() != QFileDevice::NoError ? file.errorString() : tr("painting failed"));
+        return false;
+    }
+    if (!file.commit()) {
+        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+        return false;
+    }
+    return true;
+}
