@@ -6,6 +6,8 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QTextStream>
 
@@ -26,11 +28,56 @@ QStringList rawArguments(int argc, char **argv)
     return list;
 }
 
+// Checks the window's arguments before QApplication exists, because without a
+// display QApplication aborts and a typo would never get its one-line answer.
+// Qt's own options (-platform, -style, ...) pass through for QApplication.
+bool windowArgumentsAreValid(const QStringList &arguments, QString *error)
+{
+    static const QStringList qtOptionsWithValue = {
+        "platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry", "geometry",
+        "qwindowtitle", "title", "qwindowicon", "icon", "style", "stylesheet", "session", "display", "name",
+        "qmljsdebugger", "fontengine"};
+    static const QStringList qtFlags = {"reverse", "widgetcount", "nograb", "dograb", "sync"};
+    QStringList positional;
+    for (int i = 1; i < arguments.size(); ++i) {
+        const QString &arg = arguments[i];
+        if (!arg.startsWith('-') || arg == QLatin1String("-")) {
+            positional << arg;
+            continue;
+        }
+        const QString option = arg.mid(arg.startsWith(QLatin1String("--")) ? 2 : 1).section('=', 0, 0);
+        if (qtOptionsWithValue.contains(option)) {
+            if (!arg.contains('='))
+                ++i;
+        } else if (!qtFlags.contains(option)) {
+            *error = QStringLiteral("unknown option \"%1\" (see --help)").arg(arg);
+            return false;
+        }
+    }
+    if (positional.size() > 1) {
+        *error = QStringLiteral("the window opens one session file at a time (see --help)");
+        return false;
+    }
+    if (positional.size() == 1 && !QFileInfo::exists(positional.first())) {
+        *error = QStringLiteral("%1: no such command or session file (see --help)").arg(positional.first());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     const QStringList arguments = rawArguments(argc, argv);
+    if (needsGuiApplication(arguments)) {
+        // Export draws text, so it needs the font database of a QGuiApplication;
+        // the offscreen platform gives one without any display or X server.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QGuiApplication app(argc, argv);
+        setApplicationInfo();
+        return runHeadlessCommand(app.arguments());
+    }
     if (isHeadlessCommand(arguments)) {
         // No QGuiApplication: these commands must run without any display.
         QCoreApplication app(argc, argv);
@@ -38,14 +85,15 @@ int main(int argc, char **argv)
         return runHeadlessCommand(app.arguments());
     }
 
+    QString error;
+    if (!windowArgumentsAreValid(arguments, &error)) {
+        QTextStream(stderr) << "attention-explorer: " << error << Qt::endl;
+        return ExitBadInput;
+    }
     QApplication app(argc, argv);
     setApplicationInfo();
     QApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer"));
     const QStringList args = app.arguments();
-    if (args.size() > 2 || (args.size() == 2 && args[1].startsWith('-'))) {
-        QTextStream(stderr) << "attention-explorer: unexpected arguments (see --help)" << Qt::endl;
-        return ExitBadInput;
-    }
 
     Document document;
     MainWindow window(&document);

@@ -75,7 +75,7 @@ std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &gi
 {
     if (!given.empty() && int(given.size()) != config.heads)
         throw InputError(std::string("weights.") + name + ": expected " + std::to_string(config.heads)
-                         + " matrices (one per head), got " + std::to_string(given.size()));
+                         + (config.heads == 1 ? " matrix" : " matrices") + " (one per head), got " + std::to_string(given.size()));
     std::vector<Eigen::MatrixXd> out;
     out.reserve(std::size_t(config.heads));
     for (int h = 0; h < config.heads; ++h) {

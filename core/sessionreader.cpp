@@ -167,7 +167,9 @@ std::vector<Eigen::MatrixXd> readMatrixList(const QJsonValue &v, const QString &
 {
     const QJsonArray a = toArray(v, path);
     if (a.size() != heads)
-        fail(path, QStringLiteral("expected %1 matrices (one per head), got %2").arg(heads).arg(a.size()));
+        fail(path, QStringLiteral("expected %1 (one per head), got %2")
+                       .arg(heads == 1 ? QStringLiteral("1 matrix") : QStringLiteral("%1 matrices").arg(heads))
+                       .arg(a.size()));
     std::vector<Eigen::MatrixXd> list;
     for (qsizetype h = 0; h < a.size(); ++h)
         list.push_back(readMatrix(a[h], index(path, h), dModel, QStringLiteral("d_model"), headDim,

@@ -166,7 +166,7 @@ void TestSessionReader::malformed_data()
     QTest::newRow("weights a list") << valid(R"("weights": [])") << "weights: expected an object, got a list";
     QTest::newRow("weights.query head count")
         << valid(R"("attention": {"head_dim": 1}, "weights": {"query": [)" + head3x1 + ", " + head3x1 + "]}")
-        << "weights.query: expected 1 matrices (one per head), got 2";
+        << "weights.query: expected 1 matrix (one per head), got 2";
     QTest::newRow("weights.query[0] rows") << valid(R"("attention": {"head_dim": 1}, "weights": {"query": [[[1], [0]]]})")
                                            << "weights.query[0]: expected 3 rows (d_model), got 2";
     QTest::newRow("weights.query[0][1] cols")
