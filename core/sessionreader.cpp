@@ -43,6 +43,22 @@ QString typeName(const QJsonValue &v)
     return QStringLiteral("nothing");
 }
 
+// A user's text quoted inside a one-line message: short, and with line
+// breaks and other control characters made visible instead of breaking the line.
+QString shown(const QString &text)
+{
+    QString out;
+    for (const QChar c : text.left(40)) {
+        if (c == QLatin1Char('\n'))
+            out += QLatin1String("\\n");
+        else if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return text.size() > 40 ? out + QStringLiteral("…") : out;
+}
+
 [[noreturn]] void fail(const QString &path, const QString &message) { throw FieldError{path, message}; }
 
 [[noreturn]] void wrongType(const QString &path, const char *expected, const QJsonValue &v)
@@ -187,7 +203,7 @@ Enum readChoice(const QJsonValue &v, const QString &path, const char *first, Enu
     if (s == QLatin1String(second))
         return secondValue;
     fail(path, QStringLiteral("expected \"%1\" or \"%2\", got \"%3\"")
-                   .arg(QLatin1String(first), QLatin1String(second), s.left(40)));
+                   .arg(QLatin1String(first), QLatin1String(second), shown(s)));
 }
 
 AttentionConfig readAttention(const QJsonObject &root, int dModel)
@@ -229,7 +245,7 @@ Session readRoot(const QJsonObject &root)
         fail("format", QStringLiteral("missing: this is not an Attention Explorer session"));
     if (toString(root["format"], "format") != QLatin1String("attention-explorer-session"))
         fail("format", QStringLiteral("expected \"attention-explorer-session\", got \"%1\"")
-                           .arg(root["format"].toString().left(40)));
+                           .arg(shown(root["format"].toString())));
     if (!root.contains("version"))
         fail("version", QStringLiteral("missing"));
     const qint64 version = toInteger(root["version"], "version");

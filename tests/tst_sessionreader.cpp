@@ -88,6 +88,13 @@ void TestSessionReader::malformed_data()
                                     << "format: missing: this is not an Attention Explorer session";
     QTest::newRow("wrong format") << QByteArray(R"({"format": "attention-explorer-result", "version": 1})")
                                   << "format: expected \"attention-explorer-session\", got \"attention-explorer-result\"";
+    // Found by fuzz_session: a line break inside a quoted value broke the one-line message.
+    QTest::newRow("format with a line break")
+        << QByteArray(R"({"format": "atten\n  tion", "version": 1})")
+        << "format: expected \"attention-explorer-session\", got \"atten\\n  tion\"";
+    QTest::newRow("mode over 40 characters")
+        << session(R"("tokens": ["a"], "embeddings": [[1]], "attention": {"mode": "0123456789012345678901234567890123456789xyz"})")
+        << "attention.mode: expected \"simplified\" or \"scaled-dot-product\", got \"0123456789012345678901234567890123456789…\"";
     QTest::newRow("format a number") << QByteArray(R"({"format": 1})") << "format: expected a string, got a number";
     QTest::newRow("missing version") << QByteArray(R"({"format": "attention-explorer-session"})") << "version: missing";
     QTest::newRow("version 2") << QByteArray(R"({"format": "attention-explorer-session", "version": 2})")
