@@ -20,6 +20,18 @@ void setApplicationInfo()
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTN_VERSION));
 }
 
+QtMessageHandler g_previousHandler = nullptr;
+
+// The offscreen platform warns about XDG_RUNTIME_DIR while it starts, which
+// it does not need for export; export's stderr stays one line on failure.
+void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
 QStringList rawArguments(int argc, char **argv)
 {
     QStringList list;
@@ -74,7 +86,9 @@ int main(int argc, char **argv)
         // Export draws text, so it needs the font database of a QGuiApplication;
         // the offscreen platform gives one without any display or X server.
         qputenv("QT_QPA_PLATFORM", "offscreen");
+        g_previousHandler = qInstallMessageHandler(quietStartupHandler);
         QGuiApplication app(argc, argv);
+        qInstallMessageHandler(g_previousHandler);
         setApplicationInfo();
         return runHeadlessCommand(app.arguments());
     }

@@ -8,7 +8,8 @@ ATTN_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-svg-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libeigen3-dev libopenblas-dev libgl-dev
-  fonts-dejavu-core
+  fonts-dejavu-core poppler-utils
+  appstream desktop-file-utils libxml2-utils shared-mime-info groff-base dpkg-dev  # install test, cpack -G DEB
 )
 
 attn_missing_packages() {

@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include "embedding.h"
+#include "lessons.h"
 #include "sessionio.h"
 #include "tokenizer.h"
 
@@ -159,6 +160,40 @@ void Document::setSession(const attn::Session &session, const QString &undoText)
     pushEdit(session, undoText);
 }
 
+void Document::setSource(const std::optional<attn::SourceSequence> &source)
+{
+    if (source && (source->tokens.isEmpty() || source->embeddings.rows() != source->tokens.size()
+                   || source->embeddings.cols() != m_session.dModel() || !source->embeddings.allFinite()))
+        return;
+    attn::Session next = m_session;
+    next.source = source;
+    pushEdit(next, source ? tr("Set source sentence") : tr("Remove source sentence"));
+}
+
+void Document::setSourceSentence(const QString &sentence)
+{
+    const QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
+    if (tokens.isEmpty()) {
+        setSource(std::nullopt);
+        return;
+    }
+    // The source's own words first, then the sentence's: a word shared by
+    // both sequences starts with the vector it already has.
+    QStringList known = m_session.tokens;
+    Eigen::MatrixXd vectors = m_session.embeddings;
+    if (m_session.source) {
+        known = m_session.source->tokens + known;
+        vectors.resize(m_session.source->embeddings.rows() + m_session.embeddings.rows(), m_session.dModel());
+        vectors << m_session.source->embeddings, m_session.embeddings;
+    }
+    setSource(attn::SourceSequence{tokens, attn::carryOverEmbeddings(known, vectors, tokens)});
+}
+
+void Document::shuffleTokens(std::uint64_t seed)
+{
+    pushEdit(attn::shuffled(m_session, attn::shuffleOrder(m_session.tokenCount(), seed)), tr("Shuffle words"));
+}
+
 void Document::resetSession(const attn::Session &session)
 {
     m_undo.clear();
@@ -186,18 +221,24 @@ void Document::applySession(const attn::Session &session)
 
 void Document::recompute()
 {
+    m_snapshot = computeSnapshot(m_session, &m_lastComputeMs);
+}
+
+SnapshotPtr Document::computeSnapshot(const attn::Session &session, double *milliseconds)
+{
     auto snapshot = std::make_shared<AttentionSnapshot>();
-    snapshot->rowTokens = m_session.tokens;
-    snapshot->columnTokens = m_session.source ? m_session.source->tokens : m_session.tokens;
-    snapshot->embeddings = m_session.embeddings;
+    snapshot->rowTokens = session.tokens;
+    snapshot->columnTokens = session.source ? session.source->tokens : session.tokens;
+    snapshot->embeddings = session.embeddings;
     QElapsedTimer timer;
     timer.start();
     try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(m_session));
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session));
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());
     }
-    m_lastComputeMs = timer.nsecsElapsed() / 1e6;
-    m_snapshot = std::move(snapshot);
+    if (milliseconds)
+        *milliseconds = timer.nsecsElapsed() / 1e6;
+    return snapshot;
 }

@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+#include <cstdint>
+#include <optional>
 
 class Document : public QObject
 {
@@ -54,6 +56,18 @@ public:
     void setDModel(int dModel);
     void setAttention(const attn::AttentionConfig &config);
     void setSession(const attn::Session &session, const QString &undoText);
+    // Cross-attention: the sequence that supplies keys and values (nullopt:
+    // back to self-attention). Rows must have d_model numbers.
+    void setSource(const std::optional<attn::SourceSequence> &source);
+    // Tokenizes `sentence` into the source; words it already had (or that the
+    // sentence has) keep their vectors, as in setSentence. Empty: no source.
+    void setSourceSentence(const QString &sentence);
+    // Reorders the sentence's tokens with their vectors (attn::shuffleOrder).
+    void shuffleTokens(std::uint64_t seed);
+
+    // Runs the core on a variant of the session (see core/lessons.h) without
+    // touching the document: the demos' numbers come from the same engine.
+    static SnapshotPtr computeSnapshot(const attn::Session &session, double *milliseconds = nullptr);
 
     // Replaces the whole session and forgets the history (New, Open).
     void resetSession(const attn::Session &session);

@@ -45,7 +45,7 @@ QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
 bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
               const QString &description)
 {
-    const QSize size = options.effectiveSize();
+    const QSize size = exportSize(snapshot, options);
     QSvgGenerator generator;
     generator.setOutputDevice(device);
     generator.setSize(size);
@@ -60,13 +60,12 @@ bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOption
     return painter.end();
 }
 
-bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options, const QString &description)
+bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options)
 {
-    const QSize size = options.effectiveSize();
+    const QSize size = exportSize(snapshot, options);
     QPdfWriter writer(device);
     writer.setCreator(QStringLiteral("Attention Explorer"));
     writer.setTitle(tr("Attention Explorer — %1").arg(exportViewName(options.view)));
-    writer.setSubject(description);
     // One point per picture pixel: the page is exactly the picture, and at
     // 72 dpi one painter unit is one point, so the layout matches the PNG.
     const QPageSize page(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch);
@@ -83,7 +82,7 @@ bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOption
 bool writePicture(QIODevice *device, ExportFormat format, const attn::Session &session, const SnapshotPtr &snapshot,
                   const ExportOptions &options)
 {
-    const QString description = dashboardTitle(session, options.query);
+    const QString description = dashboardTitle(session, options.query).replace(QLatin1Char('\n'), QStringLiteral(" · "));
     switch (format) {
     case ExportFormat::Png: {
         const QImage image = renderImage(snapshot, options);
@@ -92,7 +91,7 @@ bool writePicture(QIODevice *device, ExportFormat format, const attn::Session &s
     case ExportFormat::Svg:
         return writeSvg(device, snapshot, options, description);
     case ExportFormat::Pdf:
-        return writePdf(device, snapshot, options, description);
+        return writePdf(device, snapshot, options);
     case ExportFormat::Csv:
     case ExportFormat::Json:
         break;
@@ -208,19 +207,24 @@ SnapshotPtr snapshotForSession(const attn::Session &session)
 
 QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
 {
-    const QSize size = options.effectiveSize();
+    const QSize size = exportSize(snapshot, options);
     const double scale = options.scale > 0 ? options.scale : 1.0;
     QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
         return image;
-    image.setDevicePixelRatio(scale);
     // Recorded in the PNG: at 2x it prints at the size of 1x, only sharper.
     const int dotsPerMeter = int(std::lround(96.0 * scale / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
     image.fill(options.palette.color(QPalette::Window));
-    QPainter painter(&image);
-    paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, false);
+    {
+        // Our own transform rather than the image's pixel ratio, which QPainter
+        // ignores below 1: every scale then lays out exactly like 1x.
+        QPainter painter(&image);
+        painter.scale(double(image.width()) / size.width(), double(image.height()) / size.height());
+        paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, false);
+    }
+    image.setDevicePixelRatio(scale);
     return image;
 }
 
@@ -235,15 +239,14 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
         return fail(tr("nothing to export: %1").arg(snapshot ? snapshot->error : tr("no session")));
     const int heads = int(snapshot->result->heads.size());
     if (options.head < -1 || options.head >= heads)
-        return fail(tr("head %1 does not exist; the session has heads 0 to %2 (or -1 for the average)")
-                        .arg(options.head)
-                        .arg(heads - 1));
+        return fail(heads == 1 ? tr("head %1 does not exist; the session has one head, head 0").arg(options.head)
+                               : tr("head %1 does not exist; the session has heads 0 to %2").arg(options.head).arg(heads - 1));
     const int queries = int(snapshot->rowTokens.size());
     if (options.query < 0 || options.query >= queries)
         return fail(tr("query %1 does not exist; the session has queries 0 to %2").arg(options.query).arg(queries - 1));
     if (!isPictureFormat(*format))
         return {};
-    const QSize size = options.effectiveSize();
+    const QSize size = exportSize(snapshot, options);
     if (size.width() < kMinSide || size.height() < kMinSide || size.width() > kMaxSide || size.height() > kMaxSide)
         return fail(tr("size %1x%2 out of range; each side must be %3 to %4 pixels")
                         .arg(size.width()).arg(size.height()).arg(kMinSide).arg(kMaxSide));
@@ -258,14 +261,17 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
     return {};
 }
 
-bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
+bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &requested,
                 const QString &path, QString *error)
 {
-    const QString problem = checkExport(snapshot, options, path);
+    const QString problem = checkExport(snapshot, requested, path);
     if (!problem.isEmpty()) {
         *error = problem;
         return false;
     }
+    ExportOptions options = requested;
+    if (options.title.isEmpty())
+        options.title = dashboardTitle(session, options.query);
     const ExportFormat format = *exportFormatForPath(path);
     if (format == ExportFormat::Csv)
         return attn::writeFileAtomically(path, csvFor(snapshot, options), error);

@@ -30,7 +30,7 @@ QList<ExportView> allExportViews();
 std::optional<ExportFormat> exportFormatForPath(const QString &path);
 bool isPictureFormat(ExportFormat format);
 
-// What a picture shows when no size is asked for: roughly the view's shape in the window.
+// The largest picture a view gets when no size is asked for: roughly its shape in the window.
 QSize defaultExportSize(ExportView view);
 // Fixed palettes, so files come out the same on every machine and theme.
 QPalette lightExportPalette();
@@ -44,23 +44,31 @@ struct ExportOptions
     ExportView view = ExportView::Heatmap;
     int head = 0;  // 0-based; -1 is the average over heads (heatmap, scores, heads)
     int query = 0; // 0-based row of the query token
-    QSize size;    // logical pixels; empty means defaultExportSize(view)
+    QSize size;    // logical pixels; empty means exportSize() picks one
     double scale = 1.0; // PNG device pixel ratio: 2 gives twice the pixels, same layout
     bool showScores = false; // the heads grid (alone or in the dashboard) shows scores
     ColorMap colorMap = ColorMap::Viridis;
     QPalette palette = lightExportPalette();
     QFont font = defaultExportFont(); // converted to a pixel size when used
     QString title; // the dashboard's title line; see dashboardTitle()
-
-    QSize effectiveSize() const { return size.isEmpty() ? defaultExportSize(view) : size; }
 };
 
 // The snapshot the window would show for `session` (as Document::recompute
 // builds it); its error says why when attention cannot be computed.
 SnapshotPtr snapshotForSession(const attn::Session &session);
 
-// "“sentence” · scaled dot-product · 2 heads × 4 · causal · query “journey”".
+// Two lines: "“the sentence”", then the mode and options, e.g.
+// "scaled dot-product attention · 2 heads of width 4 · causal mask · query “journey”".
 QString dashboardTitle(const attn::Session &session, int query);
+
+// The picture's size: options.size when set, else defaultExportSize(view)
+// cut down to what the view needs (a short pipeline, a grid of few heads),
+// so a file has no empty half.
+QSize exportSize(const SnapshotPtr &snapshot, const ExportOptions &options);
+
+// Where a single view goes inside the picture: the heatmap and the heads grid
+// get a margin, since their painters draw up to the edge as the window needs.
+QRectF exportContentRect(const QRectF &picture, ExportView view);
 
 // Paints one view (or the dashboard) into rect with the views' painters.
 // `vector`: cells as filled rectangles rather than an image, for SVG and PDF.

@@ -3,6 +3,7 @@
 #include "barchartview.h"
 #include "document.h"
 #include "embeddingeditor.h"
+#include "exportactions.h"
 #include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
@@ -34,6 +35,8 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
 {
     setAcceptDrops(true);
     m_fileActions = new FileActions(document, this);
+    m_exportActions = new ExportActions(document, this);
+    m_exportActions->setStateProvider([this] { return ExportViewState{m_head, m_showScores, m_colorMap}; });
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -42,6 +45,10 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     setCentralWidget(central);
     buildDocks();
     buildMenus();
+    m_exportActions->attachContextMenu(m_heatmap, ExportView::Heatmap); // follows the weights/scores toggle
+    m_exportActions->attachContextMenu(m_headsGrid, ExportView::Heads);
+    m_exportActions->attachContextMenu(m_pipeline, ExportView::Pipeline);
+    m_exportActions->attachContextMenu(m_barChart, ExportView::Bars);
 
     m_status = new QLabel;
     m_error = new QLabel;
@@ -167,6 +174,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_fileActions->populateMenu(file);
+    m_exportActions->addToMenu(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

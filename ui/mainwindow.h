@@ -9,6 +9,7 @@
 class BarChartView;
 class Document;
 class EmbeddingEditor;
+class ExportActions;
 class FileActions;
 class HeadsGridView;
 class HeatmapView;
@@ -38,6 +39,7 @@ public:
     BarChartView *barChart() const { return m_barChart; }
     int selectedHead() const { return m_head; }
     FileActions *fileActions() const { return m_fileActions; }
+    ExportActions *exportActions() const { return m_exportActions; }
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
@@ -88,4 +90,5 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_error = nullptr;
     FileActions *m_fileActions = nullptr;
+    ExportActions *m_exportActions = nullptr;
 };

@@ -1,0 +1,52 @@
+#include "notation.h"
+
+#include <QCoreApplication>
+#include <cmath>
+
+namespace attn {
+
+QString formatNumber(double value, int decimals)
+{
+    if (!std::isfinite(value) || std::abs(value) >= 1e6)
+        return QString::number(value, 'g', 4).replace(QLatin1Char('-'), QChar(0x2212));
+    QString text = QString::number(value, 'f', decimals);
+    if (text.contains(QLatin1Char('.'))) {
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(QLatin1Char('.')))
+            text.chop(1);
+    }
+    if (text == QLatin1String("-0"))
+        return QStringLiteral("0");
+    return text.replace(QLatin1Char('-'), QChar(0x2212));
+}
+
+QString formatVector(const std::vector<double> &values, int maxTerms, int decimals)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < values.size() && int(i) < maxTerms; ++i)
+        parts << formatNumber(values[i], decimals);
+    if (int(values.size()) > maxTerms)
+        parts << QCoreApplication::translate("Walkthrough", "… (+%1 more)").arg(int(values.size()) - maxTerms);
+    return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString subscriptDigits(const QString &digits)
+{
+    QString out;
+    for (QChar ch : digits)
+        out += ch.isDigit() ? QChar(0x2080 + ch.digitValue()) : ch;
+    return out;
+}
+
+QString superscriptIndex(int oneBased)
+{
+    static const QChar sup[10] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
+                                  QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+    QString out(QChar(0x207D));
+    for (QChar ch : QString::number(oneBased))
+        out += sup[ch.digitValue()];
+    return out + QChar(0x207E);
+}
+
+} // namespace attn

@@ -1,0 +1,222 @@
+// The guided walkthrough's steps: which steps appear, and that every number
+// they carry is the core's own result, in both modes.
+#include "document.h"
+#include "notation.h"
+#include "walkthrough.h"
+
+#include <QTest>
+
+using attn::WalkthroughStepKind;
+using Kind = WalkthroughStepKind;
+
+namespace {
+
+attn::AttentionConfig simplifiedConfig(const Document &doc)
+{
+    attn::AttentionConfig c = doc.session().attention;
+    c.mode = attn::Mode::Simplified;
+    c.headDim = doc.dModel();
+    c.scale = false;
+    return c;
+}
+
+std::vector<attn::WalkthroughStep> stepsOf(const Document &doc, int head = 0)
+{
+    return attn::buildWalkthrough(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens, doc.result(), doc.query(),
+                                  head);
+}
+
+std::vector<Kind> kindsOf(const std::vector<attn::WalkthroughStep> &steps)
+{
+    std::vector<Kind> kinds;
+    for (const auto &s : steps)
+        kinds.push_back(s.kind);
+    return kinds;
+}
+
+std::vector<double> rowOf(const Eigen::MatrixXd &m, int row)
+{
+    std::vector<double> v;
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+        v.push_back(m(row, c));
+    return v;
+}
+
+// Every line that carries numbers carries exactly what the result holds.
+void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::AttentionResult &r, int q, int h)
+{
+    const attn::HeadResult &head = r.heads[std::size_t(h)];
+    int checked = 0;
+    for (const attn::WalkthroughStep &step : steps) {
+        QCOMPARE(step.query, q);
+        for (const attn::FormulaLine &line : step.lines) {
+            const int j = line.key;
+            switch (step.kind) {
+            case Kind::PickQuery:
+                QVERIFY(line.numbers == rowOf(r.inputs, q) || line.numbers == rowOf(head.queries, q));
+                break;
+            case Kind::Scores:
+                if (j >= 0)
+                    QCOMPARE(line.numbers, std::vector<double>{head.scores(q, j)});
+                break;
+            case Kind::Scale:
+                if (j >= 0)
+                    QCOMPARE(line.numbers, std::vector<double>{head.scores(q, j) * r.scoreScale});
+                break;
+            case Kind::Mask:
+                if (j >= 0) {
+                    QVERIFY(r.isMasked(q, j));
+                    QCOMPARE(line.numbers, std::vector<double>{0.0});
+                }
+                break;
+            case Kind::Softmax:
+                if (j >= 0)
+                    QCOMPARE(line.numbers, std::vector<double>{head.weights(q, j)});
+                else if (&line == &step.lines.back())
+                    QCOMPARE(line.numbers, std::vector<double>{head.weights.row(q).sum()});
+                break;
+            case Kind::WeightValues: {
+                if (j < 0)
+                    break;
+                std::vector<double> expected = rowOf(head.values, j);
+                for (double &v : expected)
+                    v *= head.weights(q, j);
+                QCOMPARE(line.numbers, expected);
+                break;
+            }
+            case Kind::SumContext:
+                if (&line == &step.lines.back())
+                    QCOMPARE(line.numbers, rowOf(head.context, q));
+                else
+                    QCOMPARE(line.numbers, std::vector<double>{head.context(q, int(&line - &step.lines.front()))});
+                break;
+            case Kind::Project:
+                if (&line == &step.lines.back())
+                    QCOMPARE(line.numbers, rowOf(r.output, q));
+                break;
+            }
+            // The text shows the line's result as the notation writes it.
+            if (line.numbers.size() == 1)
+                QVERIFY2(line.text.contains(attn::formatNumber(line.numbers[0])), qPrintable(line.text));
+            checked += int(line.numbers.size());
+        }
+    }
+    QVERIFY(checked > 10);
+}
+
+} // namespace
+
+class TestWalkthrough : public QObject
+{
+    Q_OBJECT
+private slots:
+    void simplifiedJourneyScoreLine()
+    {
+        Document doc;
+        doc.setAttention(simplifiedConfig(doc));
+        const auto steps = stepsOf(doc);
+        QCOMPARE(steps.at(1).kind, Kind::Scores);
+        QCOMPARE(steps.at(1).lines.at(0).text, QStringLiteral("ω₂₁ = x⁽²⁾·x⁽¹⁾ = 0.55×0.43 + 0.87×0.15 + 0.66×0.89 = 0.9544"));
+        QCOMPARE(steps.at(1).lines.at(0).numbers.at(0), doc.result().heads[0].scores(1, 0));
+        QCOMPARE(steps.at(1).keys, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+        // Simplified mode keeps scaling off: no scale step, no mask, no projection.
+        QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::Scores, Kind::Softmax, Kind::WeightValues,
+                                                    Kind::SumContext}));
+        checkNumbers(steps, doc.result(), 1, 0);
+    }
+
+    void scaledModeUsesQueriesAndKeys()
+    {
+        Document doc; // the example: scaled dot-product, one head of width 2
+        const auto steps = stepsOf(doc);
+        QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::Scores, Kind::Scale, Kind::Softmax,
+                                                    Kind::WeightValues, Kind::SumContext}));
+        const attn::HeadResult &h = doc.result().heads[0];
+        const QString expected = QStringLiteral("ω₂₃ = q⁽²⁾·k⁽³⁾ = %1×%2 + %3×%4 = %5")
+                                     .arg(attn::formatNumber(h.queries(1, 0)), attn::formatNumber(h.keys(2, 0)))
+                                     .arg(attn::formatNumber(h.queries(1, 1)), attn::formatNumber(h.keys(2, 1)))
+                                     .arg(attn::formatNumber(h.scores(1, 2)));
+        QCOMPARE(QString(steps[1].lines[2].text).replace(QStringLiteral("(−"), QStringLiteral("−")).remove(QLatin1Char(')')),
+                 expected);
+        QVERIFY(steps[2].lines[0].text.contains(QStringLiteral("÷ √2")));
+        checkNumbers(steps, doc.result(), 1, 0);
+    }
+
+    void causalAddsTheMaskStep()
+    {
+        Document doc;
+        attn::AttentionConfig c = doc.session().attention;
+        c.causal = true;
+        doc.setAttention(c);
+        const auto steps = stepsOf(doc);
+        QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::Scores, Kind::Scale, Kind::Mask,
+                                                    Kind::Softmax, Kind::WeightValues, Kind::SumContext}));
+        QCOMPARE(steps[3].keys, (std::vector<int>{2, 3, 4, 5})); // after "journey"
+        checkNumbers(steps, doc.result(), 1, 0);
+        // Masked keys add nothing: the weighted values list only keys 1 and 2.
+        QCOMPARE(steps[5].lines.size(), std::size_t(2));
+    }
+
+    void projectionAddsTheLastStep()
+    {
+        Document doc;
+        attn::AttentionConfig c = doc.session().attention;
+        c.heads = 3;
+        c.headDim = 2;
+        c.outputProjection = true;
+        doc.setAttention(c);
+        doc.setQuery(4);
+        for (int head = 0; head < 3; ++head) {
+            const auto steps = stepsOf(doc, head);
+            QCOMPARE(steps.back().kind, Kind::Project);
+            QCOMPARE(steps.size(), std::size_t(7));
+            checkNumbers(steps, doc.result(), 4, head);
+            QCOMPARE(steps.back().lines.front().numbers.size(), std::size_t(6)); // 3 heads × 2
+        }
+    }
+
+    void crossAttentionNamesTheSource()
+    {
+        Document doc;
+        doc.setAttention(simplifiedConfig(doc));
+        doc.setSourceSentence(QStringLiteral("one step"));
+        const auto steps = stepsOf(doc);
+        QVERIFY(steps[1].lines[0].text.startsWith(QStringLiteral("ω₂₁ = x⁽²⁾·y⁽¹⁾ = ")));
+        QCOMPARE(steps[1].keys, (std::vector<int>{0, 1}));
+        checkNumbers(steps, doc.result(), 1, 0);
+    }
+
+    void longSentencesAreCut()
+    {
+        Document doc;
+        doc.setSentence(QStringLiteral("a b c d e f g h i j k l m n o p q r s t"));
+        doc.setDModel(10);
+        doc.setAttention(simplifiedConfig(doc));
+        doc.setQuery(14);
+        const auto steps = stepsOf(doc);
+        const attn::WalkthroughStep &scores = steps[1];
+        QCOMPARE(scores.keys.size(), std::size_t(12));
+        QCOMPARE(scores.lines.size(), std::size_t(13));
+        QCOMPARE(scores.lines.back().text, QStringLiteral("… (+8 more keys)"));
+        QVERIFY(scores.lines[0].text.contains(QStringLiteral("… (+2 more)")));
+        QCOMPARE(scores.lines[0].text.count(QChar(0x00D7)), 8);
+        // Two-digit indices are separated: ω₁₅,₁ rather than ω₁₅₁.
+        QVERIFY2(scores.lines[0].text.startsWith(QStringLiteral("ω₁₅,")), qPrintable(scores.lines[0].text));
+        checkNumbers(steps, doc.result(), 14, 0);
+    }
+
+    void notation()
+    {
+        QCOMPARE(attn::formatNumber(0.95440001), QStringLiteral("0.9544"));
+        QCOMPARE(attn::formatNumber(0.10), QStringLiteral("0.1"));
+        QCOMPARE(attn::formatNumber(-0.5), QStringLiteral("−0.5"));
+        QCOMPARE(attn::formatNumber(-0.00001), QStringLiteral("0"));
+        QCOMPARE(attn::formatNumber(3.0), QStringLiteral("3"));
+        QCOMPARE(attn::superscriptIndex(12), QStringLiteral("⁽¹²⁾"));
+        QCOMPARE(attn::subscriptDigits(QStringLiteral("21")), QStringLiteral("₂₁"));
+        QCOMPARE(attn::formatVector({1, 2, 3}, 2), QStringLiteral("[1, 2, … (+1 more)]"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWalkthrough)
+#include "tst_walkthrough.moc"

@@ -1,0 +1,58 @@
+#pragma once
+// Side-by-side columns of labelled horizontal bars: one row per token, the
+// number beside each bar. The demos use it to put two versions of the same
+// query's numbers next to each other (scores vs weights, scaled vs not,
+// self vs cross-attention). It only draws what it is given.
+
+#include <QColor>
+#include <QPalette>
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+class QPainter;
+
+struct BarColumn
+{
+    QString title;
+    QStringList labels;
+    std::vector<double> values;
+    std::vector<bool> masked; // empty, or one per value: drawn as "masked", no bar
+    int highlight = -1;       // a row drawn in bold (the query's own token, the largest weight)
+    QString footer;           // one line under the bars
+};
+
+class BarColumnsView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit BarColumnsView(QWidget *parent = nullptr);
+
+    // `between` are the labels of the arrows between neighbouring columns
+    // ("softmax"); missing or empty ones draw a plain gap.
+    void setColumns(const std::vector<BarColumn> &columns, const QStringList &between = {});
+    const std::vector<BarColumn> &columns() const { return m_columns; }
+    // Message shown instead of the columns (an error, or nothing to compare).
+    void setMessage(const QString &message);
+    QString message() const { return m_message; }
+
+    void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return {240, 120}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    void paintColumn(QPainter &painter, const BarColumn &column, const QRectF &rect, double titleHeight,
+                     const QPalette &palette) const;
+
+    std::vector<BarColumn> m_columns;
+    QStringList m_between;
+    QString m_message;
+};
+
+// Text and bar colours that work on light and dark palettes.
+QColor barColor(const QPalette &palette);
+QColor faintTextColor(const QPalette &palette);

@@ -1,0 +1,253 @@
+// The painting half of exporter.h: each view through its own painter, and the
+// dashboard that arranges them like the window.
+
+#include "exporter.h"
+
+#include "barchartpainter.h"
+#include "headsgridview.h"
+#include "heatmappainter.h"
+#include "pipelinepainter.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Exporter", text);
+}
+
+constexpr qreal kViewMargin = 8;
+constexpr int kMinFittedSide = 200;
+
+// Point sizes follow the device's resolution (a PDF's is not a screen's);
+// pixel sizes follow only the painter's transform, like the rest of the drawing.
+QFont pixelFont(QFont font)
+{
+    if (font.pixelSize() <= 0)
+        font.setPixelSize(std::max(6, int(std::lround(font.pointSizeF() * 96.0 / 72.0))));
+    return font;
+}
+
+void paintHeatmap(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector,
+                  bool scores)
+{
+    HeatmapPainter heatmap;
+    heatmap.setSnapshot(snapshot);
+    heatmap.setHead(o.head);
+    heatmap.setShowScores(scores);
+    heatmap.setColorMap(o.colorMap);
+    heatmap.setQuery(o.query);
+    heatmap.setVectorCells(vector);
+    heatmap.paint(p, rect, o.palette);
+}
+
+void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector)
+{
+    HeadsGridPainter grid;
+    grid.setShowScores(o.showScores);
+    grid.setColorMap(o.colorMap);
+    grid.setQuery(o.query);
+    grid.setVectorCells(vector);
+    grid.setSnapshot(snapshot);
+    grid.setSelectedHead(o.head);
+    grid.paint(p, rect, o.palette);
+}
+
+void paintPipeline(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o)
+{
+    PipelinePainter pipeline;
+    pipeline.setFont(p.font());
+    pipeline.setSnapshot(snapshot);
+    pipeline.setQuery(o.query);
+    pipeline.setHead(std::max(o.head, 0)); // as the window: the average shows head 0's steps
+    pipeline.paint(p, rect, o.palette);
+}
+
+void paintBars(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o)
+{
+    BarChartPainter bars;
+    bars.setFont(p.font());
+    bars.setSnapshot(snapshot);
+    bars.setQuery(o.query);
+    bars.paint(p, rect, o.palette);
+}
+
+// A panel with a caption above it, as the window's docks have.
+QRectF captioned(QPainter &p, const QRectF &panel, const QString &caption, const QPalette &palette)
+{
+    const qreal line = QFontMetricsF(p.font(), p.device()).height();
+    const QRectF captionRect(panel.left(), panel.top(), panel.width(), line + 4);
+    p.save();
+    p.setPen(palette.color(QPalette::WindowText));
+    p.drawText(captionRect, Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(p.font(), p.device()).elidedText(caption, Qt::ElideRight, panel.width()));
+    p.restore();
+    return panel.adjusted(0, captionRect.height(), 0, 0);
+}
+
+void paintDashboard(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector)
+{
+    const qreal margin = 16, gap = 14;
+    const QRectF inner = rect.adjusted(margin, margin, -margin, -margin);
+
+    // The sentence large on the first line, the mode and options below it.
+    const QString sentence = o.title.section(QLatin1Char('\n'), 0, 0);
+    const QString details = o.title.section(QLatin1Char('\n'), 1);
+    QFont titleFont = p.font();
+    titleFont.setPixelSize(int(std::lround(titleFont.pixelSize() * 1.3)));
+    titleFont.setBold(true);
+    const QFontMetricsF titleMetrics(titleFont, p.device());
+    const QFontMetricsF metrics(p.font(), p.device());
+    const QRectF sentenceRect(inner.left(), inner.top(), inner.width(), titleMetrics.height());
+    const QRectF detailsRect(inner.left(), sentenceRect.bottom() + 2, inner.width(), metrics.height());
+    const QRectF titleRect = sentenceRect.united(detailsRect);
+    p.save();
+    p.setPen(o.palette.color(QPalette::WindowText));
+    p.drawText(detailsRect, Qt::AlignLeft | Qt::AlignVCenter,
+               metrics.elidedText(details, Qt::ElideRight, detailsRect.width()));
+    p.setFont(titleFont);
+    p.drawText(sentenceRect, Qt::AlignLeft | Qt::AlignVCenter,
+               titleMetrics.elidedText(sentence, Qt::ElideRight, sentenceRect.width()));
+    p.restore();
+
+    // Heatmap top left and large, heads top right, pipeline and bars below: the window's layout.
+    const QRectF content = inner.adjusted(0, titleRect.height() + gap, 0, 0);
+    const qreal topHeight = (content.height() - gap) * 0.6;
+    const qreal bottomTop = content.top() + topHeight + gap;
+    const qreal heatmapWidth = (content.width() - gap) * 0.6;
+    const qreal pipelineWidth = (content.width() - gap) * 0.55;
+    const QRectF heatmapRect(content.left(), content.top(), heatmapWidth, topHeight);
+    const QRectF headsRect(heatmapRect.right() + gap, content.top(), content.right() - heatmapRect.right() - gap,
+                           topHeight);
+    const QRectF pipelineRect(content.left(), bottomTop, pipelineWidth, content.bottom() - bottomTop);
+    const QRectF barsRect(pipelineRect.right() + gap, bottomTop, content.right() - pipelineRect.right() - gap,
+                          pipelineRect.height());
+
+    paintHeatmap(p, captioned(p, heatmapRect, tr("Heatmap"), o.palette), snapshot, o, vector, o.showScores);
+    paintHeads(p, captioned(p, headsRect, tr("All heads"), o.palette), snapshot, o, vector);
+    paintPipeline(p, captioned(p, pipelineRect, tr("Query → scores → weights → context"), o.palette), snapshot, o);
+    paintBars(p, captioned(p, barsRect, tr("Embedding vs context"), o.palette), snapshot, o);
+}
+
+// The smallest height that shows every key and number of the pipeline, plus
+// a little air, so a six-token sentence does not leave half the page blank.
+int pipelineHeight(const SnapshotPtr &snapshot, const ExportOptions &o, int width, int largest)
+{
+    PipelinePainter pipeline;
+    pipeline.setFont(pixelFont(o.font));
+    pipeline.setSnapshot(snapshot);
+    pipeline.setQuery(o.query);
+    pipeline.setHead(std::max(o.head, 0));
+    const qreal line = QFontMetricsF(pipeline.font()).height();
+    for (int h = 120; h < largest; h += 10) {
+        const PipelineModel model = pipeline.model(QRectF(0, 0, width, h));
+        if (model.hiddenKeys == 0 && model.hiddenDims == 0)
+            return std::min(largest, h + int(std::ceil(2 * line)));
+    }
+    return largest;
+}
+
+// Tiles as wide as the width allows and as tall as their matrices' shape;
+// narrower when the height runs out, so the grid never floats in white space.
+QSize headsSize(const SnapshotPtr &snapshot, const ExportOptions &o, const QSize &largest)
+{
+    const attn::AttentionResult &result = *snapshot->result;
+    const int tiles = int(result.heads.size()) + 1;
+    const int columns = std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
+    const int rows = (tiles + columns - 1) / columns;
+    const Eigen::MatrixXd &first = result.heads.front().weights;
+    const double aspect = std::clamp(double(first.cols()) / std::max<Eigen::Index>(1, first.rows()), 0.5, 2.0);
+    const double margins = 2 * (kViewMargin + 4); // ours plus the grid's own
+    const double gap = 8, padding = 6;            // as HeadsGridPainter lays tiles out
+    const double title = QFontMetricsF(pixelFont(o.font)).height() + 2;
+    const double tileWidth = (largest.width() - margins - (columns - 1) * gap) / columns;
+    const double height = margins + rows * (title + padding + (tileWidth - padding) / aspect) + (rows - 1) * gap;
+    if (height <= largest.height())
+        return {largest.width(), int(std::ceil(height))};
+    const double cellHeight = (largest.height() - margins - (rows - 1) * gap) / rows - title - padding;
+    const double width = margins + columns * (cellHeight * aspect + padding) + (columns - 1) * gap;
+    return {std::max(kMinFittedSide, int(std::ceil(width))), largest.height()};
+}
+
+} // namespace
+
+QSize exportSize(const SnapshotPtr &snapshot, const ExportOptions &options)
+{
+    if (!options.size.isEmpty())
+        return options.size;
+    QSize size = defaultExportSize(options.view);
+    if (!snapshot || !snapshot->result || snapshot->result->heads.empty())
+        return size;
+    if (options.view == ExportView::Pipeline)
+        size.setHeight(pipelineHeight(snapshot, options, size.width(), size.height()));
+    else if (options.view == ExportView::Heads)
+        size = headsSize(snapshot, options, size);
+    return size;
+}
+
+QRectF exportContentRect(const QRectF &picture, ExportView view)
+{
+    const bool margin = view == ExportView::Heatmap || view == ExportView::Scores || view == ExportView::Heads;
+    return margin ? picture.adjusted(kViewMargin, kViewMargin, -kViewMargin, -kViewMargin) : picture;
+}
+
+QString dashboardTitle(const attn::Session &session, int query)
+{
+    const attn::AttentionConfig &c = session.attention;
+    QStringList parts;
+    const QString sentence = session.sentence.isEmpty() ? session.tokens.join(QLatin1Char(' ')) : session.sentence;
+    if (c.mode == attn::Mode::Simplified) {
+        parts << tr("simplified attention (Q = K = V = X)");
+    } else {
+        parts << tr("scaled dot-product attention");
+        parts << (c.heads == 1 ? tr("1 head of width %1").arg(c.headDim)
+                               : tr("%1 heads of width %2").arg(c.heads).arg(c.headDim));
+    }
+    parts << (c.scale ? tr("scaled by 1/√d_k") : tr("not scaled"));
+    if (c.causal)
+        parts << tr("causal mask");
+    if (c.positionalEncoding == attn::PositionalEncoding::Sinusoidal)
+        parts << tr("sinusoidal positions");
+    if (c.outputProjection)
+        parts << tr("output projection");
+    if (session.source)
+        parts << tr("cross-attention to %1 source tokens").arg(session.source->tokens.size());
+    if (query >= 0 && query < session.tokenCount())
+        parts << tr("query “%1”").arg(session.tokens[query]);
+    return QStringLiteral("“%1”\n").arg(sentence) + parts.join(QStringLiteral(" · "));
+}
+
+void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &options,
+               bool vector)
+{
+    painter.save();
+    painter.setFont(pixelFont(options.font));
+    const bool dashboard = options.view == ExportView::Dashboard;
+    painter.fillRect(rect, options.palette.color(dashboard ? QPalette::Window : QPalette::Base));
+    const QRectF content = exportContentRect(rect, options.view);
+    switch (options.view) {
+    case ExportView::Heatmap:
+    case ExportView::Scores:
+        paintHeatmap(painter, content, snapshot, options, vector, options.view == ExportView::Scores);
+        break;
+    case ExportView::Heads:
+        paintHeads(painter, content, snapshot, options, vector);
+        break;
+    case ExportView::Pipeline:
+        paintPipeline(painter, rect, snapshot, options);
+        break;
+    case ExportView::Bars:
+        paintBars(painter, rect, snapshot, options);
+        break;
+    case ExportView::Dashboard:
+        paintDashboard(painter, rect, snapshot, options, vector);
+        break;
+    }
+    painter.restore();
+}

@@ -1,0 +1,72 @@
+#pragma once
+// "Mistakes made visible": common misunderstandings of attention, each a
+// one-click demonstration on the current sentence with a short explanation.
+// Every number comes from the core (variants of the session run through the
+// Document); the dialog only arranges and draws them.
+
+#include "snapshot.h"
+
+#include <QDialog>
+#include <cstdint>
+#include <vector>
+
+class BarColumnsView;
+class ContributionView;
+class Document;
+class HeatmapView;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+class MistakesDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum Demo { ScoresAreNotWeights, ForgettingToScale, WordOrder, LargestWeight, CausalMask, DemoCount };
+
+    explicit MistakesDialog(Document *document, QWidget *parent = nullptr);
+
+    void setHead(int head); // -1 (the average) shows head 1
+    int currentDemo() const;
+    // The bar columns of a demo (null for LargestWeight, which draws stacked bars).
+    BarColumnsView *columnsView(int demo) const { return m_columns[std::size_t(demo)]; }
+    ContributionView *contributionView() const { return m_contribution; }
+    HeatmapView *causalHeatmap() const { return m_causalMap; }
+    // The explanation of the demo on show.
+    QString explanationText() const;
+    // The shuffle the word-order demo shows (order[p] = original index).
+    const std::vector<int> &shuffleOrder() const { return m_order; }
+    int scalingHeadDim() const;
+
+public slots:
+    void showDemo(int demo);
+    void shuffleAgain();
+    void refresh();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    QWidget *buildPage(int demo);
+    void setNote(const QString &text);
+    void fitNote();
+    void refreshScores();
+    void refreshScaling();
+    void refreshWordOrder();
+    void refreshLargestWeight();
+    void refreshCausal();
+
+    Document *m_document;
+    int m_head = 0;
+    std::uint64_t m_shuffleSeed = 1;
+    std::vector<int> m_order;
+    QListWidget *m_list = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    std::vector<BarColumnsView *> m_columns;
+    QLabel *m_note = nullptr;
+    ContributionView *m_contribution = nullptr;
+    HeatmapView *m_causalMap = nullptr;
+    QComboBox *m_headDim = nullptr;
+    QLabel *m_shuffledText = nullptr;
+};

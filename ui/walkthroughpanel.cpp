@@ -1,0 +1,168 @@
+#include "walkthroughpanel.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+#include <algorithm>
+
+WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus); // arrow keys step through while the panel has focus
+    auto *layout = new QVBoxLayout(this);
+    m_indicator = new QLabel;
+    m_title = new QLabel;
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
+    m_explanation = new QLabel;
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_formulas = new QLabel;
+    m_formulas->setWordWrap(true);
+    m_formulas->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_formulas->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_formulas->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_formulas->setMargin(6);
+    m_formulas->setAccessibleName(tr("Formulas of this step"));
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_formulas);
+    scroll->setWidgetResizable(true);
+    scroll->setBackgroundRole(QPalette::Base); // formulas on the text background, as in an editor
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    m_back = new QPushButton(tr("&Back"));
+    m_next = new QPushButton(tr("&Next"));
+    m_back->setToolTip(tr("Previous step (Left, Page Up or Alt+B)"));
+    m_next->setToolTip(tr("Next step (Right, Page Down or Alt+N)"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_indicator, 1);
+    buttons->addWidget(m_back);
+    buttons->addWidget(m_next);
+
+    layout->addWidget(m_title);
+    layout->addWidget(m_explanation);
+    layout->addWidget(scroll, 1);
+    layout->addLayout(buttons);
+    connect(m_back, &QPushButton::clicked, this, &WalkthroughPanel::back);
+    connect(m_next, &QPushButton::clicked, this, &WalkthroughPanel::next);
+    rebuild();
+}
+
+void WalkthroughPanel::setSnapshot(SnapshotPtr snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    rebuild();
+}
+
+void WalkthroughPanel::setQuery(int query)
+{
+    if (query == m_query)
+        return;
+    m_query = query;
+    rebuild();
+}
+
+void WalkthroughPanel::setHead(int head)
+{
+    head = std::max(head, 0);
+    if (head == m_head)
+        return;
+    m_head = head;
+    rebuild();
+}
+
+void WalkthroughPanel::setCurrentStep(int step)
+{
+    step = std::clamp(step, 0, std::max(stepCount() - 1, 0));
+    if (step == m_step)
+        return;
+    m_step = step;
+    showStep();
+    emit stepChanged(m_step);
+}
+
+QString WalkthroughPanel::titleText() const
+{
+    return m_title->text();
+}
+
+QString WalkthroughPanel::explanationText() const
+{
+    return m_explanation->text();
+}
+
+QString WalkthroughPanel::formulaText() const
+{
+    return m_formulas->text();
+}
+
+void WalkthroughPanel::rebuild()
+{
+    m_steps.clear();
+    if (m_snapshot && m_snapshot->result)
+        m_steps = attn::buildWalkthrough(m_snapshot->rowTokens, m_snapshot->columnTokens, *m_snapshot->result, m_query,
+                                         m_head);
+    // Keep the learner on the same step while numbers change; a step that
+    // disappeared (the mask switched off) moves them to the last one.
+    m_step = std::clamp(m_step, 0, std::max(stepCount() - 1, 0));
+    showStep();
+}
+
+void WalkthroughPanel::showStep()
+{
+    if (m_steps.empty()) {
+        const QString why = m_snapshot && !m_snapshot->error.isEmpty() ? m_snapshot->error
+                                                                        : tr("There is nothing to compute yet.");
+        m_title->setText(tr("No walkthrough"));
+        m_explanation->setText(why);
+        m_formulas->clear();
+        m_indicator->clear();
+        m_back->setEnabled(false);
+        m_next->setEnabled(false);
+        return;
+    }
+    const attn::WalkthroughStep &step = m_steps[std::size_t(m_step)];
+    m_title->setText(tr("%1. %2").arg(m_step + 1).arg(step.title));
+    m_explanation->setText(step.explanation);
+    QStringList lines;
+    for (const attn::FormulaLine &line : step.lines)
+        lines << line.text;
+    m_formulas->setText(lines.join(QLatin1Char('\n')));
+    m_indicator->setText(tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()));
+    m_back->setEnabled(m_step > 0);
+    m_next->setEnabled(m_step + 1 < stepCount());
+    QList<int> keys;
+    for (int key : step.keys)
+        keys << key;
+    emit highlightChanged(step.query, keys);
+}
+
+void WalkthroughPanel::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_PageDown: next(); break;
+    case Qt::Key_Left:
+    case Qt::Key_PageUp: back(); break;
+    case Qt::Key_Home: setCurrentStep(0); break;
+    case Qt::Key_End: setCurrentStep(stepCount() - 1); break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void WalkthroughPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        m_back->setText(tr("&Back"));
+        m_next->setText(tr("&Next"));
+        rebuild(); // the step texts are translated when built
+    }
+    QWidget::changeEvent(event);
+}
