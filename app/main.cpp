@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QIcon>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QTextStream>
@@ -107,6 +108,10 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     setApplicationInfo();
     QApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer"));
+    // Lets the desktop (Wayland especially) match the window to its menu entry and icon.
+    const QString appId = QStringLiteral("io.github.attention_explorer.AttentionExplorer");
+    QGuiApplication::setDesktopFileName(appId);
+    QApplication::setWindowIcon(QIcon::fromTheme(appId, QIcon(QStringLiteral(":/icons/%1.svg").arg(appId))));
     const QStringList args = app.arguments();
 
     Document document;

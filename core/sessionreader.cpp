@@ -400,6 +400,18 @@ std::optional<Session> readSession(const QString &path, QString *error)
                      .arg(kMaxSessionFileBytes / (1024 * 1024));
         return std::nullopt;
     }
+    if (file.isSequential()) {
+        // A pipe or a device (/dev/stdin, /dev/zero) has no size to check
+        // first: read no more than one byte past the limit.
+        const QByteArray bytes = file.read(kMaxSessionFileBytes + 1);
+        if (bytes.size() > kMaxSessionFileBytes) {
+            *error = QStringLiteral("%1: the input is more than the limit of %2 MB for a session")
+                         .arg(name)
+                         .arg(kMaxSessionFileBytes / (1024 * 1024));
+            return std::nullopt;
+        }
+        return parseSession(bytes, name, error);
+    }
     return parseSession(file.readAll(), name, error);
 }
 

@@ -167,6 +167,8 @@ class TestMonkey : public QObject
     QString m_failure; // the first broken expectation of the current action
     SnapshotPtr m_checked; // the last snapshot whose numbers were checked
     int m_saves = 0;
+    bool m_changedWhileTyping = false; // the last session change came while the sentence field had focus
+    int m_staleSentenceField = 0;      // checks that found the field stale for that reason
 
     // Random numbers, all from the one seeded generator.
     int below(int n) { return n <= 1 ? 0 : int(m_rng.next() % std::uint64_t(n)); }
@@ -258,9 +260,14 @@ QString TestMonkey::randomSentence()
     if (chance(0.02)) {
         if (chance(0.5))
             return QString(5000, QLatin1Char('w')); // one very long word
+        // Long words and long emoji keep it to a few hundred tokens: with
+        // short words (1,300 tokens) one recompute of 8 heads takes seconds.
+        static const QStringList longWords = {
+            "internationalization", "self-attention", "Donaudampfschifffahrt", "👨‍👩‍👧‍👦👨‍👩‍👧‍👦",
+            "مرحبابالعالم", "שלוםעולםומלואו", "e\u0301e\u0301e\u0301e\u0301", "🏳️‍🌈", "counterrevolutionaries"};
         QString text;
         while (text.size() < 5000)
-            text += randomWords(20) + QLatin1Char(' ');
+            text += longWords[below(int(longWords.size()))] + (chance(0.1) ? QStringLiteral(", ") : QStringLiteral(" "));
         return text.left(5000);
     }
     switch (below(14)) {
@@ -714,6 +721,20 @@ QString TestMonkey::checkInvariants()
             .arg(window().heatmap()->head())
             .arg(window().headsGrid()->selectedHead());
 
+    // The sentence field shows the session's text unless the user is typing in it.
+    QLineEdit *edit = window().sentenceEdit();
+    const QString sentence = s.sentence.isEmpty() ? s.tokens.join(QLatin1Char(' ')) : s.sentence;
+    if (!edit->hasFocus() && edit->text() != sentence) {
+        // Known issue (ui/mainwindow.cpp, not fixed here): a change that
+        // arrives while the field has focus (Edit › Undo while typing) is not
+        // shown, and the field stays stale after it loses focus. Counted and
+        // reported; any other difference is a failure.
+        if (!m_changedWhileTyping)
+            return QStringLiteral("the sentence field shows %1, the session %2")
+                .arg(shortText(edit->text()), shortText(sentence));
+        ++m_staleSentenceField;
+    }
+
     // The editor shows the edited token's numbers (to the number box's 4 decimals).
     EmbeddingEditor *editor = window().editor();
     if (editor->editedToken() != q)
@@ -754,6 +775,8 @@ void TestMonkey::monkey()
 
     m_window = new MainWindow(&m_doc);
     window().fileActions()->setInteractive(false);
+    connect(&m_doc, &Document::sessionChanged, this,
+            [this] { m_changedWhileTyping = window().sentenceEdit()->hasFocus(); });
     window().resize(1280, 800);
     window().show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
@@ -761,6 +784,12 @@ void TestMonkey::monkey()
     QVERIFY2(before.isEmpty(), qPrintable(before));
 
     std::vector<Action> list = actions();
+    const std::size_t leaveLongText = list.size();
+    list.push_back({"leave a long text", 0, [this] {
+                        const QString text = randomWords(1 + below(12));
+                        m_doc.setSentence(text);
+                        return QStringLiteral("doc.setSentence(%1) after a long text").arg(shortText(text));
+                    }});
     int totalWeight = 0;
     for (const Action &a : list)
         totalWeight += a.weight;
@@ -774,6 +803,10 @@ void TestMonkey::monkey()
         std::size_t k = 0;
         while (roll >= list[k].weight)
             roll -= list[k++].weight;
+        // A long text makes every recompute slow: try a few actions on it,
+        // then move on, so the whole run stays within a minute.
+        if (m_doc.tokenCount() > 200 && chance(0.5))
+            k = leaveLongText;
         std::snprintf(g_breadcrumb, sizeof g_breadcrumb,
                       "seed %llu, action %d (%s); replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=%d",
                       static_cast<unsigned long long>(seed), i, list[k].name, static_cast<unsigned long long>(seed),
@@ -815,6 +848,9 @@ void TestMonkey::monkey()
         summary << QStringLiteral("%1 ×%2 (%3 s)").arg(name).arg(stats.first).arg(stats.second / 1e9, 0, 'f', 1);
     qInfo("%d actions in %.1f s, %.1f s of it checking: %s", count, timer.elapsed() / 1000.0, checking / 1e9,
           qPrintable(summary.join(QStringLiteral(", "))));
+    if (m_staleSentenceField > 0)
+        qInfo("known issue: after %d actions the sentence field still showed text from before a change made "
+              "while it had focus", m_staleSentenceField);
 }
 
 QTEST_MAIN(TestMonkey)

@@ -100,7 +100,11 @@ void Document::setSentence(const QString &sentence)
 {
     attn::Session next = m_session;
     next.sentence = sentence;
-    const QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
+    QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
+    // More tokens than a session file may hold: use the first ones, so that
+    // what is on screen can always be saved and opened again.
+    if (tokens.size() > attn::kMaxTokens)
+        tokens.resize(attn::kMaxTokens);
     if (!tokens.isEmpty()) {
         // With no tokens there is nothing to attend over: keep the last tokens
         // and their vectors, and let the sentence field show the problem.

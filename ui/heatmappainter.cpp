@@ -192,6 +192,16 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
 
 void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const
 {
+    if (m_hasValues && m_highlightRow >= 0 && m_highlightRow < rows() && !m_highlightColumns.isEmpty()) {
+        const HeatmapLayout &l = layout(rect, p.font(), p.device());
+        p.save();
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(palette.color(QPalette::Highlight), 2.0, Qt::DashLine));
+        for (int column : m_highlightColumns)
+            if (column >= 0 && column < columns())
+                p.drawRect(l.cellRect(m_highlightRow, column).adjusted(3, 3, -3, -3));
+        p.restore();
+    }
     if (!m_hasValues || m_hoverRow < 0 || m_hoverRow >= rows() || m_hoverColumn < 0 || m_hoverColumn >= columns())
         return;
     const HeatmapLayout &l = layout(rect, p.font(), p.device());

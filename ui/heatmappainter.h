@@ -6,6 +6,8 @@
 #include "heatmaplayout.h"
 #include "snapshot.h"
 
+#include <QList>
+
 #include <Eigen/Dense>
 #include <QFont>
 #include <QImage>
@@ -42,6 +44,13 @@ public:
         m_hoverRow = row;
         m_hoverColumn = column;
     }
+    // Cells of one row picked out by the walkthrough (an overlay, like hover).
+    void setHighlightedCells(int row, const QList<int> &columns)
+    {
+        m_highlightRow = row;
+        m_highlightColumns = columns;
+    }
+    QList<int> highlightedColumns() const { return m_highlightColumns; }
     int hoverRow() const { return m_hoverRow; }
     int hoverColumn() const { return m_hoverColumn; }
     // Compact: cells only, no labels, numbers or colour bar (the heads grid).
@@ -100,6 +109,8 @@ private:
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
     int m_query = -1;
+    int m_highlightRow = -1;
+    QList<int> m_highlightColumns;
     int m_hoverRow = -1;
     int m_hoverColumn = -1;
     bool m_compact = false;

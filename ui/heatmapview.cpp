@@ -191,6 +191,12 @@ void HeatmapView::paintEvent(QPaintEvent *)
     m_painter.paintHover(p, QRectF(rect()), palette());
 }
 
+void HeatmapView::setHighlightedCells(int row, const QList<int> &columns)
+{
+    m_painter.setHighlightedCells(row, columns);
+    update(); // an overlay: the cached cells stay
+}
+
 void HeatmapView::setHover(int row, int column)
 {
     if (row == m_painter.hoverRow() && column == m_painter.hoverColumn())

@@ -22,6 +22,8 @@ public:
     void setHead(int head); // -1: the average over heads
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    // Outlines the cells (row, column) for each column: what the walkthrough is talking about.
+    void setHighlightedCells(int row, const QList<int> &columns);
 
     SnapshotPtr snapshot() const { return m_painter.snapshot(); }
     int query() const { return m_painter.query(); }

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "barchartview.h"
+#include "crossattentionpanel.h"
 #include "document.h"
 #include "embeddingeditor.h"
 #include "exportactions.h"
@@ -8,8 +9,11 @@
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "optionspanel.h"
+#include "mistakesdialog.h"
 #include "pipelineview.h"
+#include "practicedialog.h"
 #include "tokenchips.h"
+#include "walkthroughpanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -160,6 +164,14 @@ void MainWindow::buildDocks()
     QDockWidget *options = addDock(tr("Attention"), QStringLiteral("options"), m_options, Qt::LeftDockWidgetArea);
     QDockWidget *editor = addDock(tr("Embedding"), QStringLiteral("embedding"), m_editor, Qt::LeftDockWidgetArea);
     QDockWidget *heads = addDock(tr("All heads"), QStringLiteral("heads"), m_headsGrid, Qt::RightDockWidgetArea);
+    m_walkthrough = new WalkthroughPanel;
+    m_cross = new CrossAttentionPanel(m_document);
+    QDockWidget *walk = addDock(tr("Walkthrough"), QStringLiteral("walkthrough"), m_walkthrough,
+                                Qt::RightDockWidgetArea);
+    QDockWidget *cross = addDock(tr("Cross-attention"), QStringLiteral("cross"), m_cross, Qt::RightDockWidgetArea);
+    tabifyDockWidget(heads, walk);
+    tabifyDockWidget(walk, cross);
+    heads->raise();
     QDockWidget *pipeline = addDock(tr("Query → scores → weights → context"), QStringLiteral("pipeline"), m_pipeline,
                                     Qt::BottomDockWidgetArea);
     QDockWidget *bars = addDock(tr("Embedding vs context"), QStringLiteral("bars"), m_barChart,
@@ -191,6 +203,35 @@ void MainWindow::buildMenus()
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
 
+    QMenu *learn = menuBar()->addMenu(tr("&Learn"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        if (dock->widget() == m_walkthrough || dock->widget() == m_cross) {
+            QAction *show = learn->addAction(dock->windowTitle());
+            connect(show, &QAction::triggered, dock, [dock] {
+                dock->show();
+                dock->raise();
+            });
+        }
+    }
+    learn->addAction(tr("&Mistakes made visible…"), this, [this] {
+        auto *dialog = findChild<MistakesDialog *>();
+        if (!dialog)
+            dialog = new MistakesDialog(m_document, this);
+        dialog->setHead(std::max(m_head, 0));
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    learn->addAction(tr("&Practice…"), this, [this] {
+        auto *dialog = findChild<PracticeDialog *>();
+        if (!dialog)
+            dialog = new PracticeDialog(m_document, this);
+        dialog->setHead(std::max(m_head, 0));
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Attention Explorer"), this, [this] {
         QMessageBox::about(this, tr("About Attention Explorer"),
@@ -213,6 +254,11 @@ void MainWindow::connectDocument()
     connect(m_editor, &EmbeddingEditor::dModelEdited, m_document, &Document::setDModel);
     connect(m_options, &OptionsPanel::configEdited, m_document, &Document::setAttention);
     connect(m_options, &OptionsPanel::colorMapEdited, this, &MainWindow::setColorMap);
+    // The walkthrough points at what it explains: the query's cells and chips.
+    connect(m_walkthrough, &WalkthroughPanel::highlightChanged, this, [this](int query, const QList<int> &keys) {
+        m_heatmap->setHighlightedCells(query, keys);
+        m_chips->setHighlighted(m_document->session().source ? QList<int>() : keys);
+    });
 }
 
 void MainWindow::onSessionChanged()
@@ -248,6 +294,7 @@ void MainWindow::onQueryChanged(int query)
     m_headsGrid->setQuery(query);
     m_pipeline->setQuery(query);
     m_barChart->setQuery(query);
+    m_walkthrough->setQuery(query);
     updateStatus();
 }
 
@@ -258,6 +305,7 @@ void MainWindow::onResultChanged()
     m_headsGrid->setSnapshot(snapshot);
     m_pipeline->setSnapshot(snapshot);
     m_barChart->setSnapshot(snapshot);
+    m_walkthrough->setSnapshot(snapshot);
     m_error->setText(snapshot->error.isEmpty() ? QString() : tr("Cannot compute: %1").arg(snapshot->error));
     updateStatus();
 }
@@ -269,6 +317,12 @@ void MainWindow::selectHead(int head)
     m_headsGrid->setSelectedHead(head);
     // The pipeline follows one real head; for the average it shows head 1.
     m_pipeline->setHead(std::max(head, 0));
+    m_walkthrough->setHead(std::max(head, 0));
+    m_cross->setHead(std::max(head, 0));
+    if (auto *mistakes = findChild<MistakesDialog *>())
+        mistakes->setHead(std::max(head, 0));
+    if (auto *practice = findChild<PracticeDialog *>())
+        practice->setHead(std::max(head, 0));
     const QSignalBlocker block(m_headBox);
     m_headBox->setCurrentIndex(std::max(0, m_headBox->findData(head)));
 }

@@ -8,6 +8,7 @@
 
 class BarChartView;
 class Document;
+class CrossAttentionPanel;
 class EmbeddingEditor;
 class ExportActions;
 class FileActions;
@@ -21,6 +22,7 @@ class QLabel;
 class QLineEdit;
 class QTimer;
 class TokenChips;
+class WalkthroughPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -37,6 +39,8 @@ public:
     HeadsGridView *headsGrid() const { return m_headsGrid; }
     PipelineView *pipeline() const { return m_pipeline; }
     BarChartView *barChart() const { return m_barChart; }
+    WalkthroughPanel *walkthrough() const { return m_walkthrough; }
+    CrossAttentionPanel *crossAttention() const { return m_cross; }
     int selectedHead() const { return m_head; }
     FileActions *fileActions() const { return m_fileActions; }
     ExportActions *exportActions() const { return m_exportActions; }
@@ -85,6 +89,8 @@ private:
     HeadsGridView *m_headsGrid = nullptr;
     PipelineView *m_pipeline = nullptr;
     BarChartView *m_barChart = nullptr;
+    WalkthroughPanel *m_walkthrough = nullptr;
+    CrossAttentionPanel *m_cross = nullptr;
     QComboBox *m_headBox = nullptr;
     QButtonGroup *m_matrixGroup = nullptr;
     QLabel *m_status = nullptr;

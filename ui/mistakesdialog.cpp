@@ -120,6 +120,12 @@ void MistakesDialog::fitNote()
     m_note->setMinimumHeight(m_note->heightForWidth(std::max(m_note->width(), 200)));
 }
 
+void MistakesDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    refresh();
+}
+
 void MistakesDialog::resizeEvent(QResizeEvent *event)
 {
     QDialog::resizeEvent(event);
@@ -162,7 +168,10 @@ void MistakesDialog::shuffleAgain()
 
 void MistakesDialog::refresh()
 {
-    // Only the visible demo is computed: the others catch up when shown.
+    // Only the visible demo is computed, and only while the dialog is open:
+    // the others catch up when shown.
+    if (!isVisible())
+        return;
     switch (currentDemo()) {
     case ScoresAreNotWeights: refreshScores(); break;
     case ForgettingToScale: refreshScaling(); break;

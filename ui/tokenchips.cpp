@@ -36,6 +36,14 @@ void TokenChips::setQuery(int query)
     update();
 }
 
+void TokenChips::setHighlighted(const QList<int> &indices)
+{
+    if (indices == m_highlighted)
+        return;
+    m_highlighted = indices;
+    update();
+}
+
 QString TokenChips::chipLabel(int index) const
 {
     return fontMetrics().elidedText(m_tokens.value(index), Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
@@ -107,6 +115,10 @@ void TokenChips::paintEvent(QPaintEvent *event)
         p.fillPath(path, isQuery ? pal.color(QPalette::Highlight) : pal.color(QPalette::Button));
         p.setPen(QPen(isQuery ? pal.color(QPalette::Highlight).darker(130) : pal.color(QPalette::Mid), 1));
         p.drawPath(path);
+        if (m_highlighted.contains(int(i))) {
+            p.setPen(QPen(pal.color(QPalette::Highlight), 2, Qt::DashLine));
+            p.drawRoundedRect(QRectF(r).adjusted(-1.5, -1.5, 1.5, 1.5), r.height() / 2.0 + 1.5, r.height() / 2.0 + 1.5);
+        }
         if (isQuery && hasFocus()) {
             p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DotLine));
             p.drawRoundedRect(QRectF(r).adjusted(-2, -2, 2, 2), r.height() / 2.0 + 2, r.height() / 2.0 + 2);

@@ -15,6 +15,9 @@ public:
     void setTokens(const QStringList &tokens);
     void setQuery(int query);
     int query() const { return m_query; }
+    // Chips outlined as well as the query (the walkthrough's current keys).
+    void setHighlighted(const QList<int> &indices);
+    QList<int> highlighted() const { return m_highlighted; }
 
     // Geometry, for the tests and for the click mapping.
     QRect chipRect(int index) const;
@@ -47,4 +50,5 @@ private:
     QStringList m_tokens;
     int m_query = 0;
     std::vector<QRect> m_rects;
+    QList<int> m_highlighted;
 };
