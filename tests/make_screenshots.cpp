@@ -4,9 +4,12 @@
 
 #include "document.h"
 #include "mainwindow.h"
+#include "crossattentionpanel.h"
+#include "walkthroughpanel.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <cstdio>
@@ -22,6 +25,17 @@ void shoot(MainWindow &window, const QString &path)
         std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
     else
         std::printf("%s\n", qPrintable(path));
+}
+
+void raiseDock(MainWindow &window, QWidget *content)
+{
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+        if (dock->widget() == content) {
+            dock->show();
+            dock->raise();
+            // As a user would: drag the dock wider for the text panels.
+            window.resizeDocks({dock}, {440}, Qt::Horizontal);
+        }
 }
 
 } // namespace
@@ -58,6 +72,25 @@ int main(int argc, char **argv)
         doc.setQuery(10);
         MainWindow window(&doc);
         shoot(window, out.filePath(QStringLiteral("window-twenty-tokens.png")));
+    }
+    {
+        Document doc;
+        attn::AttentionConfig c = doc.session().attention;
+        c.mode = attn::Mode::Simplified;
+        c.scale = false;
+        c.headDim = doc.dModel();
+        doc.setAttention(c);
+        MainWindow window(&doc);
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(1); // the scores, one dot product each
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-scores.png")));
+    }
+    {
+        Document doc;
+        doc.setSourceSentence(QStringLiteral("Le voyage commence par un pas"));
+        MainWindow window(&doc);
+        raiseDock(window, window.crossAttention());
+        shoot(window, out.filePath(QStringLiteral("window-cross-attention.png")));
     }
     return 0;
 }

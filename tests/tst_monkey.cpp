@@ -85,10 +85,13 @@ void installCrashHandler()
 QtMessageHandler g_previousHandler = nullptr;
 
 // Fonts without Arabic or Hebrew shaping tables warn once per font and
-// script; that is the machine's font set, not the program's business.
+// script, and the offscreen platform about size hints: the machine's
+// business, not the program's.
 void quietFontWarnings(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (type == QtWarningMsg && message.startsWith(QLatin1String("OpenType support missing")))
+    if (type == QtWarningMsg
+        && (message.startsWith(QLatin1String("OpenType support missing"))
+            || message == QLatin1String("This plugin does not support propagateSizeHints()")))
         return;
     g_previousHandler(type, context, message);
 }
@@ -230,7 +233,19 @@ void TestMonkey::initTestCase()
     const QString valid2 = m_dir.filePath(QStringLiteral("valid-two-heads.attn.json"));
     QVERIFY2(attn::writeSession(valid1, attn::exampleSession(), &error), qPrintable(error));
     QVERIFY2(attn::writeSession(valid2, twoHeads, &error), qPrintable(error));
-    m_validPaths << valid1 << valid2;
+    // Fixed matrices from the file, which every change of shape must respect.
+    attn::Session fixed = attn::exampleSession();
+    fixed.attention.heads = 2;
+    fixed.attention.outputProjection = true;
+    for (int h = 0; h < 2; ++h) {
+        fixed.weights.query.push_back(Eigen::MatrixXd::Constant(3, 2, 0.5 + h));
+        fixed.weights.key.push_back(Eigen::MatrixXd::Constant(3, 2, -0.25 * h));
+        fixed.weights.value.push_back(Eigen::MatrixXd::Identity(3, 2));
+    }
+    fixed.weights.output = Eigen::MatrixXd::Ones(4, 3);
+    const QString valid3 = m_dir.filePath(QStringLiteral("valid-fixed-weights.attn.json"));
+    QVERIFY2(attn::writeSession(valid3, fixed, &error), qPrintable(error));
+    m_validPaths << valid1 << valid2 << valid3;
 }
 
 void TestMonkey::cleanupTestCase()

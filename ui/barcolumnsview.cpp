@@ -172,7 +172,8 @@ void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, con
             const double x1 = zeroX + v * scale;
             painter.fillRect(QRectF(QPointF(std::min(zeroX, x1), y + 3), QPointF(std::max(zeroX, x1), y + line - 3)),
                              bar);
-            number = attn::formatNumber(v);
+            // Fixed decimals, so the numbers of a column line up.
+            number = QString::number(v, 'f', 4).replace(QLatin1Char('-'), QChar(0x2212));
         }
         painter.drawText(QRectF(barLeft + barWidth + 6, y, numberWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
                          number);

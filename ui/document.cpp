@@ -153,8 +153,13 @@ void Document::setAttention(const attn::AttentionConfig &config)
 {
     attn::Session next = m_session;
     const attn::AttentionConfig &old = m_session.attention;
-    if (config.heads != old.heads || config.headDim != old.headDim || config.seed != old.seed)
-        next.weights = {}; // a new shape or seed: fixed matrices give way to generated ones
+    // A new shape or seed: fixed matrices give way to generated ones. The
+    // mode sets each head's width too (d_model in simplified mode), and with
+    // it the shape of Wo.
+    const int dModel = m_session.dModel();
+    if (config.heads != old.heads || config.headDim != old.headDim || config.seed != old.seed
+        || attn::effectiveHeadDim(config, dModel) != attn::effectiveHeadDim(old, dModel))
+        next.weights = {};
     next.attention = config;
     pushEdit(next, tr("Change attention options"));
 }
