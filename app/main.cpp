@@ -8,6 +8,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLocale>
+#include <QTranslator>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QTextStream>
@@ -108,6 +110,10 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     setApplicationInfo();
     QApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer"));
+    // The catalogue for the user's language when one ships (English is built in).
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("attention-explorer"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(&translator);
     // Lets the desktop (Wayland especially) match the window to its menu entry and icon.
     const QString appId = QStringLiteral("io.github.attention_explorer.AttentionExplorer");
     QGuiApplication::setDesktopFileName(appId);

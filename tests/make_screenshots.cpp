@@ -8,6 +8,7 @@
 #include "walkthroughpanel.h"
 
 #include <QApplication>
+#include <QPalette>
 #include <QDir>
 #include <QDockWidget>
 #include <QStandardPaths>
@@ -72,6 +73,38 @@ int main(int argc, char **argv)
         doc.setQuery(10);
         MainWindow window(&doc);
         shoot(window, out.filePath(QStringLiteral("window-twenty-tokens.png")));
+    }
+    {
+        // A dark system theme: every view draws with the palette.
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+        dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
+        dark.setColor(QPalette::Midlight, QColor(0x45, 0x45, 0x45));
+        dark.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+        dark.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
+        dark.setColor(QPalette::Shadow, QColor(0x10, 0x10, 0x10));
+        dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+        dark.setColor(QPalette::HighlightedText, QColor(0x10, 0x10, 0x10));
+        dark.setColor(QPalette::ToolTipBase, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::ToolTipText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        QApplication::setPalette(dark);
+        Document doc;
+        attn::AttentionConfig c = doc.session().attention;
+        c.heads = 4;
+        c.causal = true;
+        c.outputProjection = true;
+        doc.setAttention(c);
+        MainWindow window(&doc);
+        shoot(window, out.filePath(QStringLiteral("window-dark.png")));
+        QApplication::setPalette(light);
     }
     {
         Document doc;

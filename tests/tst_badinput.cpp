@@ -392,6 +392,7 @@ void TestBadInput::documentEdits_data()
         << "big 1e200"
         << "the numbers are too large: the result overflows to infinity (keep embeddings and weights within about ±1e150)";
     QTest::newRow("a 5,000-token sentence") << "tokens 5000" << "4096 tokens";
+    QTest::newRow("mode switch with a file's fixed weights") << "fixed simplified" << "computed";
 }
 
 void TestBadInput::documentEdits()
@@ -421,6 +422,18 @@ void TestBadInput::documentEdits()
             for (int d = 0; d < s.dModel(); ++d)
                 s.embeddings(i, d) = ((i + d) % 2 ? -1 : 1) * value * (1 + 0.1 * d);
         doc.setSession(s, QStringLiteral("big numbers"));
+    } else if (verb == QLatin1String("fixed")) {
+        // Found by tst_monkey: Wo fixed by a file for head_dim 2 no longer
+        // fitted once simplified mode made each head d_model wide.
+        attn::Session s = doc.session();
+        s.attention.heads = 2;
+        s.attention.outputProjection = true;
+        s.weights.output = Eigen::MatrixXd::Ones(4, 3);
+        doc.resetSession(s);
+        QVERIFY(doc.hasResult());
+        attn::AttentionConfig c = s.attention;
+        c.mode = attn::Mode::Simplified;
+        doc.setAttention(c);
     } else if (verb == QLatin1String("tokens")) {
         doc.setSentence(QString(arg.toInt(), QLatin1Char('!')));
     }

@@ -715,6 +715,29 @@ QString TestMonkey::checkInvariants()
             .arg(shortText(pipeline.queryToken), pipeline.error, shortText(token));
     if (pipeline.head != std::max(window().selectedHead(), 0))
         return QStringLiteral("pipeline shows head %1, selected %2").arg(pipeline.head).arg(window().selectedHead());
+    const attn::HeadResult &shownHead = r.heads[std::size_t(pipeline.head)];
+    for (std::size_t d = 0; d < pipeline.queryValues.size() && d < pipeline.contextValues.size(); ++d)
+        if (pipeline.queryValues[d] != shownHead.queries(q, Eigen::Index(d))
+            || pipeline.contextValues[d] != shownHead.context(q, Eigen::Index(d)))
+            return QStringLiteral("the pipeline's q or z differs from the result at d%1").arg(d);
+    for (const PipelineKeyRow &key : pipeline.rows)
+        if (key.weight != shownHead.weights(q, key.key) || key.score != shownHead.scores(q, key.key))
+            return QStringLiteral("the pipeline's key \"%1\" differs from the result").arg(key.label);
+    // The heatmap's query row holds the numbers of the head it shows.
+    const HeatmapPainter &painter = window().heatmap()->painter();
+    const int shown = painter.effectiveHead();
+    for (int j = 0; j < painter.columns(); ++j) {
+        double expected = 0.0;
+        if (shown >= 0) {
+            const attn::HeadResult &h = r.heads[std::size_t(shown)];
+            expected = painter.showScores() ? h.scores(q, j) : h.weights(q, j);
+        } else {
+            for (const attn::HeadResult &h : r.heads)
+                expected += (painter.showScores() ? h.scores(q, j) : h.weights(q, j)) / double(r.heads.size());
+        }
+        if (std::fabs(painter.valueAt(q, j) - expected) > 1e-12 * (1 + std::fabs(expected)))
+            return QStringLiteral("heatmap cell (%1, %2) shows %3, expected %4").arg(q).arg(j).arg(painter.valueAt(q, j)).arg(expected);
+    }
     const BarChartModel &bars = window().barChart()->model();
     if (bars.token != token || bars.query != q)
         return QStringLiteral("bar chart shows %1").arg(shortText(bars.token));

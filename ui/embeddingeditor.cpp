@@ -56,6 +56,7 @@ EmbeddingEditor::EmbeddingEditor(QWidget *parent) : QWidget(parent)
     m_rowsLayout->setSpacing(2);
     m_rowsLayout->addStretch(1);
     auto *scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Embedding values"));
     scroll->setWidget(rowsHost);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -59,6 +59,8 @@ void HeatmapView::setQuery(int row)
     if (row == m_painter.query())
         return;
     m_painter.setQuery(row);
+    if (m_focusColumn >= 0 && hasFocus())
+        m_painter.setHoverCell(row, m_focusColumn); // the keyboard cursor moves with its row
     invalidate();
 }
 
@@ -167,6 +169,17 @@ void HeatmapView::updateAccessibleText()
     Eigen::Index best = 0;
     const double total = row.maxCoeff(&best) / (head < 0 ? double(result.heads.size()) : 1.0);
     const SnapshotPtr s = m_painter.snapshot();
+    if (m_focusColumn >= 0 && m_focusColumn < m_painter.columns()) {
+        // What a screen reader says for the cell under the keyboard cursor.
+        const bool masked = result.isMasked(q, m_focusColumn);
+        setAccessibleDescription(
+            masked ? tr("Query “%1”, key “%2”: masked, weight 0")
+                         .arg(s->rowTokens.value(q), s->columnTokens.value(m_focusColumn))
+                   : tr("Query “%1”, key “%2”: weight %3")
+                         .arg(s->rowTokens.value(q), s->columnTokens.value(m_focusColumn),
+                              number(row(m_focusColumn) / (head < 0 ? double(result.heads.size()) : 1.0))));
+        return;
+    }
     setAccessibleDescription(tr("Query “%1” attends most to “%2” with weight %3")
                                  .arg(s->rowTokens.value(q), s->columnTokens.value(int(best)), number(total)));
 }
@@ -228,8 +241,18 @@ void HeatmapView::leaveEvent(QEvent *event)
 
 void HeatmapView::keyPressEvent(QKeyEvent *event)
 {
+    if (m_painter.rows() == 0 || m_painter.columns() == 0)
+        return QWidget::keyPressEvent(event);
+    // Left/Right walk a cursor along the query's row; Up/Down move the query.
+    const int across = event->key() == Qt::Key_Left ? -1 : event->key() == Qt::Key_Right ? 1 : 0;
+    if (across != 0) {
+        m_focusColumn = m_focusColumn < 0 ? 0 : std::clamp(m_focusColumn + across, 0, m_painter.columns() - 1);
+        setHover(m_painter.query(), m_focusColumn);
+        updateAccessibleText();
+        return;
+    }
     const int step = event->key() == Qt::Key_Up ? -1 : event->key() == Qt::Key_Down ? 1 : 0;
-    if (step == 0 || m_painter.rows() == 0)
+    if (step == 0)
         return QWidget::keyPressEvent(event);
     const int next = std::clamp(m_painter.query() + step, 0, m_painter.rows() - 1);
     if (next != m_painter.query())

@@ -32,6 +32,8 @@ public:
     ColorMap colorMap() const { return m_painter.colorMap(); }
     // What is drawn, configured as on screen: copy it to export the same picture.
     const HeatmapPainter &painter() const { return m_painter; }
+    // The key column the keyboard cursor is on (Left/Right), -1 before any.
+    int focusedColumn() const { return m_focusColumn; }
 
     // Widget coordinates of a cell, and the cell under a point.
     QRectF cellRect(int row, int column) const;
@@ -62,6 +64,7 @@ private:
     const HeatmapLayout &currentLayout() const;
 
     HeatmapPainter m_painter;
+    int m_focusColumn = -1;
     QImage m_cache; // everything but the hover ring, at the device pixel ratio
     bool m_cacheDirty = true;
 };

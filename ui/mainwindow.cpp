@@ -6,6 +6,7 @@
 #include "embeddingeditor.h"
 #include "exportactions.h"
 #include "fileactions.h"
+#include "helpdialogs.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "optionspanel.h"
@@ -61,6 +62,10 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     statusBar()->addPermanentWidget(m_status);
 
     connectDocument();
+    // Keyboard order: type, pick the query, read the heatmap, then the options.
+    setTabOrder(m_sentence, m_chips);
+    setTabOrder(m_chips, m_heatmap);
+    setTabOrder(m_heatmap, m_options->modeBox());
     restoreSettings();
     onSessionChanged();
     onResultChanged();
@@ -85,6 +90,7 @@ QWidget *MainWindow::buildTopBar()
 
     m_chips = new TokenChips;
     auto *scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Tokens"));
     scroll->setWidget(m_chips);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -233,12 +239,9 @@ void MainWindow::buildMenus()
     });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Attention Explorer"), this, [this] {
-        QMessageBox::about(this, tr("About Attention Explorer"),
-                           tr("<h3>Attention Explorer %1</h3><p>See self-attention at work: edit embeddings, "
-                              "pick a query, and follow its scores, weights and context vector.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
 }
 
 void MainWindow::connectDocument()

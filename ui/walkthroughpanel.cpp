@@ -12,6 +12,7 @@
 WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus); // arrow keys step through while the panel has focus
+    setAccessibleName(tr("Walkthrough"));
     auto *layout = new QVBoxLayout(this);
     m_indicator = new QLabel;
     m_title = new QLabel;
@@ -31,6 +32,7 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     m_formulas->setMargin(6);
     m_formulas->setAccessibleName(tr("Formulas of this step"));
     auto *scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Formulas of this step"));
     scroll->setWidget(m_formulas);
     scroll->setWidgetResizable(true);
     scroll->setBackgroundRole(QPalette::Base); // formulas on the text background, as in an editor
