@@ -498,7 +498,6 @@ void TestBadInput::engine()
     QFETCH(QString, problem);
     QFETCH(QString, message);
     attn::Session s = attn::exampleSession();
-    Eigen::MatrixXd source;
     if (problem == QLatin1String("no tokens")) {
         s.embeddings.resize(0, 3);
     } else if (problem == QLatin1String("heads 0")) {

@@ -291,8 +291,11 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
                      .arg(name, file.error() != QFileDevice::NoError ? file.errorString() : tr("painting failed"));
         return false;
     }
-    if (!file.commit()) {
+    // Flush first: Qt 6.4's QSaveFile commits even when flushing its buffer
+    // failed, which would replace a good file with a truncated one.
+    if (!file.flush() || !file.commit()) {
         *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+        file.cancelWriting();
         return false;
     }
     return true;

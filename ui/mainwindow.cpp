@@ -267,7 +267,12 @@ void MainWindow::connectDocument()
 void MainWindow::onSessionChanged()
 {
     const attn::Session &s = m_document->session();
-    if (!m_sentence->hasFocus() || m_sentence->text().isEmpty()) {
+    // Text still waiting to be tokenized stays as typed, and so does the
+    // user's own text when it has no tokens yet (a cleared field is not
+    // refilled under the cursor); any other change (undo, open) shows the
+    // session's sentence.
+    const bool ownText = m_sentence->hasFocus() && m_sentence->text() == s.sentence;
+    if (!m_sentenceTimer->isActive() && !ownText) {
         const QString text = s.sentence.isEmpty() ? s.tokens.join(' ') : s.sentence;
         if (text != m_sentence->text()) {
             m_sentence->setText(text);
@@ -288,6 +293,8 @@ void MainWindow::onSessionChanged()
         m_head = 0;
     selectHead(m_head);
 }
+
+bool MainWindow::sentencePending() const { return m_sentenceTimer->isActive(); }
 
 void MainWindow::onQueryChanged(int query)
 {

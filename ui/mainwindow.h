@@ -42,6 +42,8 @@ public:
     WalkthroughPanel *walkthrough() const { return m_walkthrough; }
     CrossAttentionPanel *crossAttention() const { return m_cross; }
     int selectedHead() const { return m_head; }
+    // True while typed text waits for the pause that re-tokenizes it.
+    bool sentencePending() const;
     FileActions *fileActions() const { return m_fileActions; }
     ExportActions *exportActions() const { return m_exportActions; }
 
