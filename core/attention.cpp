@@ -116,19 +116,19 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
 {
     const Eigen::Index n = scores.rows();
     const Eigen::Index m = scores.cols();
-    Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(n, m);
+    // Work on the transpose: Eigen stores columns contiguously, so each
+    // query's scores become one contiguous, vectorizable run.
+    Eigen::MatrixXd t = scores.transpose() * scale;
     for (Eigen::Index i = 0; i < n; ++i) {
         // Under the causal mask, query i sees keys 0..i; there is always key 0.
         const Eigen::Index visible = causal ? std::min<Eigen::Index>(i + 1, m) : m;
-        if (visible == 0)
-            continue;
-        auto row = weights.row(i).head(visible);
-        row = scores.row(i).head(visible) * scale;
-        row.array() -= row.maxCoeff(); // the largest becomes exp(0) = 1: nothing overflows
-        row = row.array().exp().matrix();
-        row /= row.sum();
+        auto keys = t.col(i).head(visible);
+        keys.array() -= keys.maxCoeff(); // the largest becomes exp(0) = 1: nothing overflows
+        keys = keys.array().exp().matrix();
+        keys /= keys.sum();
+        t.col(i).tail(m - visible).setZero();
     }
-    return weights;
+    return t.transpose();
 }
 
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,

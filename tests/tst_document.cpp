@@ -115,6 +115,43 @@ private slots:
         QVERIFY(doc.hasResult());
     }
 
+    void bigSessionsComputeOnAWorkerAndTheLatestEditWins()
+    {
+        Document doc;
+        doc.setSyncFlopLimit(0); // treat every session as big
+        QSignalSpy results(&doc, &Document::resultChanged);
+        QSignalSpy computing(&doc, &Document::computingChanged);
+        const SnapshotPtr before = doc.snapshot();
+        doc.setEmbeddingValue(1, 0, 0.1);
+        QVERIFY(doc.isComputing());
+        QCOMPARE(doc.snapshot(), before); // the last result stays until the new one is ready
+        doc.setEmbeddingValue(1, 0, 0.2);
+        doc.setEmbeddingValue(1, 0, 0.3);
+        QTRY_VERIFY(!doc.isComputing());
+        attn::Session expected = attn::exampleSession();
+        expected.embeddings(1, 0) = 0.3;
+        QCOMPARE(doc.result().output, attn::computeSession(expected).output);
+        QVERIFY(results.count() >= 1 && results.count() <= 2); // 0.2 was never computed
+        QCOMPARE(computing.first().at(0).toBool(), true);
+        QCOMPARE(computing.last().at(0).toBool(), false);
+
+        // A small edit while a big one runs answers at once; the old run is dropped.
+        doc.setEmbeddingValue(1, 0, 0.4);
+        QVERIFY(doc.isComputing());
+        doc.setSyncFlopLimit(Document::kSyncFlops);
+        doc.setEmbeddingValue(1, 0, 0.5);
+        expected.embeddings(1, 0) = 0.5;
+        QCOMPARE(doc.result().output, attn::computeSession(expected).output);
+        QTRY_VERIFY(!doc.isComputing());
+        QCOMPARE(doc.result().output, attn::computeSession(expected).output);
+    }
+
+    void flopEstimate()
+    {
+        attn::Session s = attn::exampleSession(); // n = 6, d = 3, 1 head of 2, no projection
+        QCOMPARE(Document::estimatedFlops(s), 2.0 * 2 * 6 * 6 * 2 + 2.0 * (6 + 12) * 3 * 2);
+    }
+
     void optionsChangeAndFailuresAreReported()
     {
         Document doc;

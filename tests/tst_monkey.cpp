@@ -848,6 +848,11 @@ void TestMonkey::monkey()
         } catch (const std::exception &e) {
             m_failure = QStringLiteral("exception: %1").arg(QString::fromUtf8(e.what()));
         }
+        // Big sessions compute on a worker thread; the views catch up when it ends.
+        QElapsedTimer waited;
+        waited.start();
+        while (m_doc.isComputing() && waited.elapsed() < 120000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         const qint64 ranFor = actionTimer.nsecsElapsed();
         if (m_failure.isEmpty())
             m_failure = checkInvariants();

@@ -6,6 +6,7 @@
 #include "tokenizer.h"
 
 #include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <QUndoCommand>
 
@@ -44,6 +45,7 @@ private:
 Document::Document(QObject *parent) : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
 {
     applySession(attn::exampleSession());
+    connect(&m_watcher, &QFutureWatcher<SnapshotPtr>::finished, this, &Document::onWorkerFinished);
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
@@ -222,15 +224,70 @@ void Document::applySession(const attn::Session &session)
         emit queryChanged(m_session.query);
         return;
     }
-    recompute();
+    const bool ready = recompute();
     emit sessionChanged();
     emit queryChanged(m_session.query);
-    emit resultChanged();
+    if (ready)
+        emit resultChanged();
 }
 
-void Document::recompute()
+double Document::estimatedFlops(const attn::Session &session)
 {
-    m_snapshot = computeSnapshot(m_session, &m_lastComputeMs);
+    const double n = session.tokenCount();
+    const double m = session.source ? session.source->tokens.size() : n;
+    const double d = session.dModel();
+    const double width = double(session.attention.heads) * attn::effectiveHeadDim(session.attention, int(d));
+    double flops = 2 * 2 * n * m * width; // scores and context
+    if (session.attention.mode == attn::Mode::ScaledDotProduct)
+        flops += 2 * (n + 2 * m) * d * width; // Q, K, V
+    if (session.attention.outputProjection)
+        flops += 2 * n * width * d;
+    return flops;
+}
+
+bool Document::recompute()
+{
+    ++m_generation;
+    if (estimatedFlops(m_session) <= m_syncFlops) {
+        // Small enough to answer before the next frame: no thread, no stale view.
+        m_snapshot = computeSnapshot(m_session, &m_lastComputeMs);
+        return true;
+    }
+    if (m_watcher.isRunning())
+        m_workerStale = true; // the latest edit wins: one more run when this one ends
+    else
+        startWorker();
+    return false;
+}
+
+void Document::startWorker()
+{
+    m_workerGeneration = m_generation;
+    m_workerStale = false;
+    const attn::Session session = m_session; // the worker gets its own copy
+    m_watcher.setFuture(QtConcurrent::run([session] {
+        double ms = 0;
+        SnapshotPtr snapshot = computeSnapshot(session, &ms);
+        std::const_pointer_cast<AttentionSnapshot>(snapshot)->milliseconds = ms;
+        return snapshot;
+    }));
+    emit computingChanged(true);
+}
+
+void Document::onWorkerFinished()
+{
+    const SnapshotPtr snapshot = m_watcher.result();
+    if (m_workerGeneration == m_generation) {
+        m_snapshot = snapshot;
+        m_lastComputeMs = snapshot->milliseconds;
+        emit resultChanged();
+    }
+    if (m_workerStale && estimatedFlops(m_session) > m_syncFlops) {
+        startWorker(); // results for older edits were dropped; compute the newest
+        return;
+    }
+    m_workerStale = false;
+    emit computingChanged(false);
 }
 
 SnapshotPtr Document::computeSnapshot(const attn::Session &session, double *milliseconds)

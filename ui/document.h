@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QFutureWatcher>
 #include <QUndoStack>
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,16 @@ public:
     const attn::AttentionResult &result() const { return *m_snapshot->result; }
     QString computeError() const { return m_snapshot->error; }
     double lastComputeMilliseconds() const { return m_lastComputeMs; }
+
+    // A session whose forward pass costs more than this many floating-point
+    // operations is computed on a worker thread: the window stays live, the
+    // views keep the last result (the status says "computing") until the new
+    // one is ready, and edits made meanwhile are folded into one next run.
+    static constexpr double kSyncFlops = 5e7;
+    void setSyncFlopLimit(double flops) { m_syncFlops = flops; }
+    bool isComputing() const { return m_watcher.isRunning(); }
+    // The operations of one forward pass of `session` (its matrix products).
+    static double estimatedFlops(const attn::Session &session);
 
     int query() const { return m_session.query; }
     int tokenCount() const { return m_session.tokenCount(); }
@@ -81,14 +92,24 @@ signals:
     void resultChanged();         // a new snapshot is ready
     void filePathChanged(const QString &path);
     void modifiedChanged(bool modified);
+    void computingChanged(bool computing);
 
 private:
     void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);
-    void recompute();
+    // True when the snapshot was computed at once; false when a worker will
+    // deliver it (resultChanged follows then).
+    bool recompute();
+    void startWorker();
+    void onWorkerFinished();
 
     attn::Session m_session;
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
+    double m_syncFlops = kSyncFlops;
+    QFutureWatcher<SnapshotPtr> m_watcher;
+    quint64 m_generation = 0;       // bumped by every change that needs a new result
+    quint64 m_workerGeneration = 0; // the change the running worker computes
+    bool m_workerStale = false;     // a change came while it ran: run again when it ends
     QString m_filePath;
     QUndoStack m_undo;
 };

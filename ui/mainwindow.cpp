@@ -249,6 +249,7 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
     connect(m_document, &Document::queryChanged, this, &MainWindow::onQueryChanged);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
+    connect(m_document, &Document::computingChanged, this, &MainWindow::updateStatus);
 
     connect(m_chips, &TokenChips::querySelected, m_document, &Document::setQuery);
     connect(m_heatmap, &HeatmapView::querySelected, m_document, &Document::setQuery);
@@ -356,11 +357,13 @@ void MainWindow::setColorMap(ColorMap map)
 void MainWindow::updateStatus()
 {
     const attn::Session &s = m_document->session();
-    m_status->setText(tr("%1 tokens · d_model %2 · %3 · computed in %4 ms")
+    const QString timing = m_document->isComputing()
+        ? tr("computing…")
+        : tr("computed in %1 ms").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2);
+    m_status->setText(tr("%1 tokens · d_model %2 · %3 · %4")
                           .arg(s.tokenCount())
                           .arg(s.dModel())
-                          .arg(tr("%n head(s)", nullptr, s.attention.heads))
-                          .arg(m_document->lastComputeMilliseconds(), 0, 'f', 2));
+                          .arg(tr("%n head(s)", nullptr, s.attention.heads), timing));
 }
 
 void MainWindow::restoreSettings()

@@ -16,6 +16,7 @@ struct AttentionSnapshot
     Eigen::MatrixXd embeddings; // the sentence's embeddings as edited (before positional encoding)
     std::shared_ptr<const attn::AttentionResult> result; // null when it could not be computed
     QString error; // why there is no result
+    double milliseconds = 0; // how long the computation took
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
