@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <numeric>
 
 namespace {
 
@@ -113,74 +112,6 @@ QColor barColor(const QPalette &palette)
 }
 
 } // namespace
-
-PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, int head, int maxRows, int maxDims)
-{
-    PipelineModel model;
-    const attn::AttentionResult *result = snapshot.result.get();
-    if (!result || result->heads.empty() || result->heads.front().weights.size() == 0) {
-        model.error = snapshot.error.isEmpty() ? tr("Nothing to show yet.") : snapshot.error;
-        return model;
-    }
-    model.headCount = int(result->heads.size());
-    model.head = std::clamp(head, 0, model.headCount - 1);
-    const attn::HeadResult &h = result->heads[size_t(model.head)];
-    const int queries = int(h.weights.rows());
-    const int keys = int(h.weights.cols());
-    model.query = std::clamp(query, 0, queries - 1);
-    const int i = model.query;
-    model.queryToken = i < snapshot.rowTokens.size() ? snapshot.rowTokens[i] : QStringLiteral("#%1").arg(i);
-
-    model.headDim = int(h.queries.cols());
-    const int dims = std::min(model.headDim, std::max(1, maxDims));
-    for (int d = 0; d < dims; ++d) {
-        model.queryValues.push_back(h.queries(i, d));
-        model.contextValues.push_back(h.context(i, d));
-    }
-    model.hiddenDims = model.headDim - dims;
-
-    model.scoreScale = result->scoreScale;
-    model.scaled = result->scoreScale != 1.0;
-    model.sqrtDk = result->scoreScale > 0.0 ? 1.0 / result->scoreScale : 1.0;
-    model.keyCount = keys;
-    model.weightSum = h.weights.row(i).sum();
-
-    // Too many keys: keep the heaviest, ties in sentence order, then put them
-    // back in sentence order so the rows still read like the sentence.
-    std::vector<int> shown(static_cast<size_t>(keys));
-    std::iota(shown.begin(), shown.end(), 0);
-    const int rows = std::max(1, maxRows);
-    if (keys > rows) {
-        std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) { return h.weights(i, a) > h.weights(i, b); });
-        shown.resize(size_t(rows));
-        const bool selfAttention = result->sourceInputs.size() == 0 && i < keys;
-        if (selfAttention && !result->isMasked(i, i) && std::find(shown.begin(), shown.end(), i) == shown.end())
-            shown.back() = i;
-        std::sort(shown.begin(), shown.end());
-    }
-
-    std::vector<bool> isShown(size_t(keys), false);
-    for (int j : shown) {
-        isShown[size_t(j)] = true;
-        PipelineKeyRow row;
-        row.key = j;
-        row.label = j < snapshot.columnTokens.size() ? snapshot.columnTokens[j] : QStringLiteral("#%1").arg(j);
-        row.score = h.scores(i, j);
-        row.scaled = h.scores(i, j) * result->scoreScale;
-        row.weight = h.weights(i, j);
-        row.masked = result->isMasked(i, j);
-        row.isSelf = result->sourceInputs.size() == 0 && j == i;
-        model.rows.push_back(row);
-    }
-    for (int j = 0; j < keys; ++j) {
-        if (isShown[size_t(j)])
-            continue;
-        ++model.hiddenKeys;
-        model.hiddenMasked += result->isMasked(i, j) ? 1 : 0;
-        model.hiddenWeight += h.weights(i, j);
-    }
-    return model;
-}
 
 PipelinePainter::PipelinePainter() : m_font(pixelFont(QFont())) {}
 

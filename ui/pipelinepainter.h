@@ -2,6 +2,7 @@
 // The computation for one query and one head, step by step as it runs:
 // query q -> scores q·k -> softmax weights -> context Σ α·v.
 
+#include "pipelinemodel.h"
 #include "snapshot.h"
 
 #include <QColor>
@@ -14,49 +15,6 @@
 #include <vector>
 
 class QPainter;
-
-// One key as the scores and weights steps show it.
-struct PipelineKeyRow
-{
-    int key = 0; // index into the snapshot's column tokens
-    QString label;
-    double score = 0.0;  // raw dot product q·k
-    double scaled = 0.0; // score * scoreScale: what the softmax sees
-    double weight = 0.0;
-    bool masked = false;
-    bool isSelf = false; // the query's own token (self-attention only)
-};
-
-// What the pipeline shows, already cut down to what fits. Plain data, so the
-// choice of rows can be tested without pixels.
-struct PipelineModel
-{
-    QString error; // why there is nothing to show; empty when there is
-    int query = 0;
-    int head = 0;
-    int headCount = 0;
-    QString queryToken;
-    int headDim = 0;
-    std::vector<double> queryValues;   // the first shown numbers of q
-    std::vector<double> contextValues; // the first shown numbers of z
-    int hiddenDims = 0;                // numbers left out of q and of z
-    bool scaled = false;               // scores are scaled before the softmax
-    double scoreScale = 1.0;
-    double sqrtDk = 1.0;              // 1 / scoreScale, as the header shows it
-    std::vector<PipelineKeyRow> rows; // shown keys, in sentence order
-    int keyCount = 0;
-    int hiddenKeys = 0;
-    int hiddenMasked = 0;
-    double hiddenWeight = 0.0; // the weights of the keys left out
-    double weightSum = 0.0;    // the whole weights row, shown or not
-
-    bool isValid() const { return error.isEmpty(); }
-};
-
-// Picks at most maxRows keys (the largest weights, always the query's own key
-// when it is not masked, then back in sentence order) and at most maxDims
-// numbers of q and z. Query and head are clamped into range.
-PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, int head, int maxRows, int maxDims);
 
 // Where everything goes, in the coordinates of the rectangle painted into.
 struct PipelineLayout

@@ -1,0 +1,128 @@
+// The heatmap's text and legend: title, axis titles, token labels and the
+// colour bar. HeatmapPainter's other half; the cells are in heatmappainter.cpp.
+#include "heatmappainter.h"
+
+#include <QCoreApplication>
+#include <QLinearGradient>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("HeatmapPainter", text);
+}
+
+} // namespace
+
+QString HeatmapPainter::title() const
+{
+    QString text = m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
+    if (heads > 1) {
+        const int head = effectiveHead();
+        text += QStringLiteral(" · ")
+            + (head >= 0 ? tr("head %1 of %2").arg(head + 1).arg(heads) : tr("average of %1 heads").arg(heads));
+    }
+    return text;
+}
+
+QString HeatmapPainter::colorBarTitle() const
+{
+    return m_showScores ? tr("score ω") : tr("weight α");
+}
+
+QString HeatmapPainter::formatTick(double value) const
+{
+    // Two significant digits of the largest value, at least two decimals.
+    const double largest = std::abs(m_rangeMax);
+    const int decimals = largest >= 100 ? 0 : std::max(2, 1 - int(std::floor(std::log10(largest))));
+    return QString::number(value, 'f', decimals);
+}
+
+void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QColor text = palette.color(QPalette::Text);
+    const QFont normal = p.font();
+    QFont bold = normal;
+    bold.setBold(true);
+    const QFontMetricsF metrics(normal, p.device());
+    const QFontMetricsF boldMetrics(bold, p.device());
+    p.setPen(text);
+    if (m_showTitle && !l.titleRect().isEmpty()) {
+        p.setFont(bold);
+        p.drawText(l.titleRect(), Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, l.titleRect().width()));
+    }
+    p.setFont(normal);
+    p.drawText(l.columnAxisTitleRect(), Qt::AlignCenter, tr("key"));
+    const QRectF rowTitle = l.rowAxisTitleRect();
+    p.save();
+    p.translate(rowTitle.center());
+    p.rotate(-90);
+    p.drawText(QRectF(-rowTitle.height() / 2, -rowTitle.width() / 2, rowTitle.height(), rowTitle.width()),
+               Qt::AlignCenter, tr("query"));
+    p.restore();
+
+    // Only every k-th label when cells are thinner than a line: O(n / k) text.
+    const QStringList &rowTokens = m_snapshot->rowTokens;
+    for (int r = 0; r < rows() && r < rowTokens.size(); r += l.rowLabelStep()) {
+        const bool isQuery = r == m_query;
+        p.setFont(isQuery ? bold : normal);
+        const QFontMetricsF &m = isQuery ? boldMetrics : metrics;
+        p.drawText(l.rowLabelRect(r), Qt::AlignRight | Qt::AlignVCenter,
+                   m.elidedText(rowTokens[r], Qt::ElideRight, l.rowLabelLength()));
+    }
+    p.setFont(normal);
+    const QStringList &columnTokens = m_snapshot->columnTokens;
+    for (int c = 0; c < columns() && c < columnTokens.size(); c += l.columnLabelStep()) {
+        const QString label = metrics.elidedText(columnTokens[c], Qt::ElideRight, l.columnLabelLength());
+        const QRectF slot = l.columnLabelRect(c);
+        if (!l.columnLabelsRotated()) {
+            p.drawText(slot, Qt::AlignHCenter | Qt::AlignBottom, label);
+            continue;
+        }
+        // Rotated to read upwards, starting next to the cells.
+        p.save();
+        p.translate(slot.center().x(), slot.bottom());
+        p.rotate(-90);
+        p.drawText(QRectF(0, -metrics.height() / 2, slot.height(), metrics.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.restore();
+    }
+}
+
+void HeatmapPainter::paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QRectF bar = l.colorBarRect();
+    if (bar.isEmpty())
+        return;
+    // A gradient, not an image: SVG and PDF keep it as a vector shading.
+    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+    constexpr int kStops = 32;
+    for (int i = 0; i <= kStops; ++i) {
+        const double t = double(i) / kStops;
+        gradient.setColorAt(t, m_showScores ? divergingColor(2 * t - 1) : sequentialColor(m_colorMap, t));
+    }
+    p.setPen(QPen(palette.color(QPalette::Mid), 1));
+    p.setBrush(gradient);
+    p.drawRect(bar);
+    p.setBrush(Qt::NoBrush);
+
+    p.setPen(palette.color(QPalette::Text));
+    const QRectF labels = l.colorBarLabelArea();
+    const qreal line = QFontMetricsF(p.font(), p.device()).height();
+    p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, formatTick(m_rangeMax));
+    p.drawText(labels, Qt::AlignLeft | Qt::AlignBottom, formatTick(m_rangeMin));
+    if (labels.height() >= 4 * line)
+        p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, formatTick((m_rangeMin + m_rangeMax) / 2));
+
+    const QRectF titleRect = l.colorBarTitleRect();
+    p.save();
+    p.translate(titleRect.center());
+    p.rotate(-90);
+    p.drawText(QRectF(-titleRect.height() / 2, -titleRect.width() / 2, titleRect.height(), titleRect.width()),
+               Qt::AlignCenter, colorBarTitle());
+    p.restore();
+}
