@@ -89,9 +89,26 @@ private slots:
     void emptySentenceKeepsTokens()
     {
         Document doc;
+        QSignalSpy notices(&doc, &Document::notice);
         doc.setSentence(QStringLiteral("   "));
+        QCOMPARE(notices.count(), 1);
+        QCOMPARE(notices.at(0).at(0).toString(),
+                 QStringLiteral("The sentence has no words or marks to attend over: the tokens stay as they were"));
         QCOMPARE(doc.session().tokens, attn::exampleSession().tokens);
         QVERIFY(doc.hasResult());
+    }
+
+    void tooManyTokensAreCutWithANotice()
+    {
+        Document doc;
+        QSignalSpy notices(&doc, &Document::notice);
+        QString text;
+        for (int i = 0; i < 4100; ++i)
+            text += QStringLiteral("w%1 ").arg(i);
+        doc.setSentence(text);
+        QCOMPARE(doc.tokenCount(), 4096);
+        QCOMPARE(notices.count(), 1);
+        QCOMPARE(notices.at(0).at(0).toString(), QStringLiteral("The sentence has 4100 tokens; only the first 4096 are used"));
     }
 
     void queryStaysInRangeWhenTokensShrink()

@@ -105,8 +105,12 @@ void Document::setSentence(const QString &sentence)
     QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
     // More tokens than a session file may hold: use the first ones, so that
     // what is on screen can always be saved and opened again.
-    if (tokens.size() > attn::kMaxTokens)
+    if (tokens.size() > attn::kMaxTokens) {
+        emit notice(tr("The sentence has %1 tokens; only the first %2 are used").arg(tokens.size()).arg(attn::kMaxTokens));
         tokens.resize(attn::kMaxTokens);
+    }
+    if (tokens.isEmpty())
+        emit notice(tr("The sentence has no words or marks to attend over: the tokens stay as they were"));
     if (!tokens.isEmpty()) {
         // With no tokens there is nothing to attend over: keep the last tokens
         // and their vectors, and let the sentence field show the problem.

@@ -93,6 +93,9 @@ signals:
     void filePathChanged(const QString &path);
     void modifiedChanged(bool modified);
     void computingChanged(bool computing);
+    // A one-line remark on an edit that was not taken as typed (no words,
+    // too many tokens); the window shows it in the status bar.
+    void notice(const QString &text);
 
 private:
     void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);

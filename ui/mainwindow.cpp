@@ -250,6 +250,7 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::queryChanged, this, &MainWindow::onQueryChanged);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_document, &Document::computingChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
     connect(m_chips, &TokenChips::querySelected, m_document, &Document::setQuery);
     connect(m_heatmap, &HeatmapView::querySelected, m_document, &Document::setQuery);
