@@ -23,6 +23,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include "headlessrun.h"
+
 #include <QTest>
 
 namespace {
@@ -60,30 +62,11 @@ bool writeRepeated(const QString &path, char c, qint64 megabytes)
     return true;
 }
 
-struct Run
-{
-    int exitCode = -1; // -1: crashed or hung
-    QByteArray out, err;
-};
+using Run = HeadlessRun;
 
 Run runApp(const QStringList &arguments)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_SOCKET"})
-        env.remove(QString::fromLatin1(name));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTN_APP_PATH), arguments);
-    Run run;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return run;
-    }
-    run.out = p.readAllStandardOutput();
-    run.err = p.readAllStandardError();
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return run;
+    return runHeadless(QStringLiteral(ATTN_APP_PATH), arguments);
 }
 
 enum class Special { None, Folder, Missing, Spaces100MB, Digits100MB, DevZero };

@@ -10,37 +10,18 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include "headlessrun.h"
+
 #include <QTest>
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1; // -1: crashed or did not finish
-    QByteArray out, err;
-};
+using Run = HeadlessRun;
 
+// compute and --help must not need a display: every way to one is taken away.
 Run runApp(const QStringList &arguments, const QString &workingDirectory = QString())
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // compute and --help must not need a display: take every way to one away.
-    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_SOCKET"})
-        env.remove(QString::fromLatin1(name));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    if (!workingDirectory.isEmpty())
-        p.setWorkingDirectory(workingDirectory);
-    p.start(QStringLiteral(ATTN_APP_PATH), arguments);
-    Run run;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return run;
-    }
-    run.out = p.readAllStandardOutput();
-    run.err = p.readAllStandardError();
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return run;
+    return runHeadless(QStringLiteral(ATTN_APP_PATH), arguments, workingDirectory);
 }
 
 QString data(const char *file) { return QStringLiteral(ATTN_TEST_DATA "/") + QLatin1String(file); }

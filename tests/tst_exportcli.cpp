@@ -10,36 +10,19 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include "headlessrun.h"
+
 #include <QTest>
 #include <QXmlStreamReader>
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1; // -1: crashed or did not finish
-    QByteArray out, err;
-};
+using Run = HeadlessRun;
 
+// Export must not need a display: every way to one is taken away.
 Run runProgram(const QString &program, const QStringList &arguments)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // Export must not need a display: take every way to one away.
-    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_SOCKET"})
-        env.remove(QString::fromLatin1(name));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, arguments);
-    Run run;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return run;
-    }
-    run.out = p.readAllStandardOutput();
-    run.err = p.readAllStandardError();
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return run;
+    return runHeadless(program, arguments);
 }
 
 Run runApp(const QStringList &arguments)
