@@ -5,7 +5,7 @@ set -euo pipefail
 
 ATTN_PACKAGES=(
   cmake g++ make pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-svg-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libeigen3-dev libopenblas-dev libgl-dev
   fonts-dejavu-core poppler-utils
