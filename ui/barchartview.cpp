@@ -3,6 +3,8 @@
 #include <QEvent>
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include "widgetcache.h"
+
 #include <QPainter>
 #include <QToolTip>
 
@@ -70,10 +72,7 @@ bool BarChartView::event(QEvent *event)
 // but hover repaints come with every mouse move); only the band is live.
 void BarChartView::paintEvent(QPaintEvent *)
 {
-    const qreal dpr = devicePixelRatioF();
-    if (m_dirty || m_cache.size() != size() * dpr) {
-        m_cache = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
-        m_cache.setDevicePixelRatio(dpr);
+    if (refitWidgetCache(m_cache, *this, m_dirty)) {
         QPainter cachePainter(&m_cache);
         m_painter.paint(cachePainter, QRectF(rect()), palette());
         m_dirty = false;

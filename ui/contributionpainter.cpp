@@ -131,7 +131,7 @@ void ContributionPainter::paint(QPainter &painter, const QRectF &rect, const QPa
         painter.fillRect(QRectF(x, y + 3, 12, line - 6), seriesColor(s, m_model.hasOthers && s == n - 1, palette));
         painter.setPen(text);
         painter.drawText(QRectF(x + 16, y, itemWidth - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(QStringLiteral("%1 α %2").arg(m_model.series[s], attn::formatNumber(m_model.weights[std::size_t(s)])),
+                         fm.elidedText(QStringLiteral("%1 α %2").arg(m_model.series[s], QString::number(m_model.weights[std::size_t(s)], 'f', 4)),
                                        Qt::ElideMiddle, itemWidth - 20));
     }
 

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <QMouseEvent>
+#include "widgetcache.h"
+
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -185,13 +187,7 @@ void HeadsGridView::invalidate()
 
 void HeadsGridView::paintEvent(QPaintEvent *)
 {
-    const qreal dpr = devicePixelRatioF();
-    const QSize pixels = (QSizeF(size()) * dpr).toSize();
-    if (m_cacheDirty || m_cache.size() != pixels || m_cache.devicePixelRatio() != dpr) {
-        m_cache = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
-        m_cache.setDevicePixelRatio(dpr);
-        m_cache.setDotsPerMeterX(int(std::lround(logicalDpiX() / 0.0254)));
-        m_cache.setDotsPerMeterY(int(std::lround(logicalDpiY() / 0.0254)));
+    if (refitWidgetCache(m_cache, *this, m_cacheDirty)) {
         QPainter cachePainter(&m_cache);
         cachePainter.setFont(font());
         m_grid.paint(cachePainter, QRectF(rect()), palette());

@@ -3,6 +3,8 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include "widgetcache.h"
+
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
@@ -186,14 +188,7 @@ void HeatmapView::updateAccessibleText()
 
 void HeatmapView::paintEvent(QPaintEvent *)
 {
-    const qreal dpr = devicePixelRatioF();
-    const QSize pixels = (QSizeF(size()) * dpr).toSize();
-    if (m_cacheDirty || m_cache.size() != pixels || m_cache.devicePixelRatio() != dpr) {
-        m_cache = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
-        m_cache.setDevicePixelRatio(dpr);
-        // Same resolution as the widget, so text in the cache measures as in hit tests.
-        m_cache.setDotsPerMeterX(int(std::lround(logicalDpiX() / 0.0254)));
-        m_cache.setDotsPerMeterY(int(std::lround(logicalDpiY() / 0.0254)));
+    if (refitWidgetCache(m_cache, *this, m_cacheDirty)) {
         QPainter cachePainter(&m_cache);
         cachePainter.setFont(font());
         m_painter.paintBase(cachePainter, QRectF(rect()), palette());
