@@ -1,5 +1,6 @@
 #include "attention.h"
 
+#include "forwardpass.h"
 #include "prng.h"
 
 #include <algorithm>
@@ -63,6 +64,14 @@ Eigen::MatrixXd generatedWeights(std::int64_t seed, WeightKind kind, int head, i
 
 namespace {
 
+bool resultIsFinite(const AttentionResult &result)
+{
+    for (const HeadResult &head : result.heads)
+        if (!head.scores.allFinite() || !head.weights.allFinite())
+            return false;
+    return result.output.allFinite();
+}
+
 void checkShape(const Eigen::MatrixXd &m, int rows, int cols, const std::string &what)
 {
     if (m.rows() != rows || m.cols() != cols)
@@ -112,27 +121,25 @@ ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, con
     return w;
 }
 
+double forwardFlops(double n, double m, int dModel, const AttentionConfig &config)
+{
+    const double d = dModel;
+    const double width = double(config.heads) * effectiveHeadDim(config, dModel);
+    double flops = 2 * 2 * n * m * width; // scores and context
+    if (config.mode == Mode::ScaledDotProduct)
+        flops += 2 * (n + 2 * m) * d * width; // Q, K, V
+    if (config.outputProjection)
+        flops += 2 * n * width * d;
+    return flops;
+}
+
 Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal)
 {
-    const Eigen::Index n = scores.rows();
-    const Eigen::Index m = scores.cols();
-    // Work on the transpose: Eigen stores columns contiguously, so each
-    // query's scores become one contiguous, vectorizable run.
-    Eigen::MatrixXd t = scores.transpose() * scale;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        // Under the causal mask, query i sees keys 0..i; there is always key 0.
-        const Eigen::Index visible = causal ? std::min<Eigen::Index>(i + 1, m) : m;
-        auto keys = t.col(i).head(visible);
-        keys.array() -= keys.maxCoeff(); // the largest becomes exp(0) = 1: nothing overflows
-        keys = keys.array().exp().matrix();
-        keys /= keys.sum();
-        t.col(i).tail(m - visible).setZero();
-    }
-    return t.transpose();
+    return detail::softmaxRowsOf(scores, scale, causal);
 }
 
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
-                                 const ProjectionWeights &given, const Eigen::MatrixXd *source)
+                                 const ProjectionWeights &given, const Eigen::MatrixXd *source, Precision precision)
 {
     const int n = int(embeddings.rows());
     const int dModel = int(embeddings.cols());
@@ -165,46 +172,49 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     const int headDim = effectiveHeadDim(config, dModel);
     result.scoreScale = config.scale ? 1.0 / std::sqrt(double(headDim)) : 1.0;
 
-    Eigen::MatrixXd concat(n, config.heads * headDim);
-    result.heads.resize(std::size_t(config.heads));
-    for (int h = 0; h < config.heads; ++h) {
-        HeadResult &head = result.heads[std::size_t(h)];
-        if (config.mode == Mode::Simplified) {
-            head.queries = result.inputs;
-            head.keys = keysFrom;
-            head.values = keysFrom;
-        } else {
-            head.queries.noalias() = result.inputs * result.weights.query[std::size_t(h)];
-            head.keys.noalias() = keysFrom * result.weights.key[std::size_t(h)];
-            head.values.noalias() = keysFrom * result.weights.value[std::size_t(h)];
+    const detail::PassInputs pass{result.inputs, keysFrom, result.weights, config, headDim, result.scoreScale};
+    const double m = source ? double(source->rows()) : double(n);
+    result.singlePrecision = precision == Precision::Single
+        || (precision == Precision::Auto && forwardFlops(n, m, dModel, config) > kFullPrecisionFlops);
+    if (result.singlePrecision) {
+        detail::forwardSingle(pass, result);
+        // float overflows near 3e38, double near 1e308: let double decide.
+        if (!resultIsFinite(result)) {
+            result.singlePrecision = false;
+            result.heads.clear();
         }
-        head.scores.noalias() = head.queries * head.keys.transpose();
-        head.weights = softmaxRows(head.scores, result.scoreScale, config.causal);
-        head.context.noalias() = head.weights * head.values;
-        concat.middleCols(h * headDim, headDim) = head.context;
     }
-    if (config.outputProjection)
-        result.output.noalias() = concat * result.weights.output;
-    else
-        result.output = std::move(concat);
+    if (!result.singlePrecision)
+        detail::forwardDouble(pass, result);
 
     if (!result.output.allFinite() || !result.inputs.allFinite())
         throw InputError("the numbers are too large: the result overflows to infinity "
                          "(keep embeddings and weights within about ±1e150)");
-    for (const HeadResult &head : result.heads)
-        if (!head.scores.allFinite() || !head.weights.allFinite())
-            throw InputError("the numbers are too large: attention scores overflow to infinity");
+    if (!resultIsFinite(result))
+        throw InputError("the numbers are too large: attention scores overflow to infinity");
     return result;
 }
 
-Eigen::MatrixXd averageWeights(const AttentionResult &result)
+namespace {
+
+AttentionMatrix averageOverHeads(const AttentionResult &result, AttentionMatrix HeadResult::*quantity)
 {
-    if (result.heads.empty())
-        return {};
-    Eigen::MatrixXd sum = result.heads.front().weights;
-    for (std::size_t h = 1; h < result.heads.size(); ++h)
-        sum += result.heads[h].weights;
-    return sum / double(result.heads.size());
+    std::vector<const AttentionMatrix *> matrices;
+    for (const HeadResult &head : result.heads)
+        matrices.push_back(&(head.*quantity));
+    return averageOf(matrices);
+}
+
+} // namespace
+
+AttentionMatrix averageWeights(const AttentionResult &result)
+{
+    return averageOverHeads(result, &HeadResult::weights);
+}
+
+AttentionMatrix averageScores(const AttentionResult &result)
+{
+    return averageOverHeads(result, &HeadResult::scores);
 }
 
 } // namespace attn

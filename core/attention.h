@@ -1,6 +1,8 @@
 #pragma once
 // The attention maths of the contract's section 1, keeping every intermediate.
 
+#include "attentionmatrix.h"
+
 #include <Eigen/Dense>
 #include <cstdint>
 #include <stdexcept>
@@ -51,10 +53,19 @@ struct ProjectionWeights
 struct HeadResult
 {
     Eigen::MatrixXd queries, keys, values; // n x d_k, m x d_k, m x d_k
-    Eigen::MatrixXd scores;                // raw dot products Q K^T, n x m
-    Eigen::MatrixXd weights;               // softmax rows, masked entries exactly 0
+    AttentionMatrix scores;                // raw dot products Q K^T, n x m
+    AttentionMatrix weights;               // softmax rows, masked entries exactly 0
     Eigen::MatrixXd context;               // weights * values, n x d_k
 };
+
+// Teaching-size inputs are computed in double. Large ones may be computed in
+// float: twice the speed of the matrix products and half the memory, and the
+// numbers the views show (4 decimals, weights below 1) stay the same.
+enum class Precision { Auto, Double, Single };
+
+// Auto switches to single precision above this many floating-point operations
+// (about 150 tokens at d_model 256 and 8 heads; every built-in example is far below).
+constexpr double kFullPrecisionFlops = 5e7;
 
 struct AttentionResult
 {
@@ -65,6 +76,7 @@ struct AttentionResult
     ProjectionWeights weights;    // the matrices actually used (empty in simplified mode, but Wo)
     double scoreScale = 1.0;      // what scores are multiplied by before the softmax
     bool causal = false;
+    bool singlePrecision = false; // computed in float (see Precision)
 
     bool isMasked(int query, int key) const { return causal && key > query; }
     int headDim() const { return heads.empty() ? 0 : int(heads.front().queries.cols()); }
@@ -75,6 +87,10 @@ constexpr int kMaxTokens = 4096;
 constexpr int kMaxDModel = 1024;
 constexpr int kMaxHeads = 64;
 constexpr int kMaxHeadDim = 1024;
+
+// Floating-point operations of the matrix products of one forward pass with n
+// queries and m keys (the softmax's exponentials are not counted).
+double forwardFlops(double n, double m, int dModel, const AttentionConfig &config);
 
 // The width of each head: head_dim in scaled-dot-product mode, d_model in simplified mode.
 int effectiveHeadDim(const AttentionConfig &config, int dModel);
@@ -101,9 +117,10 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
 // Throws InputError for inconsistent sizes or a result that overflows.
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
                                  const ProjectionWeights &given = {},
-                                 const Eigen::MatrixXd *source = nullptr);
+                                 const Eigen::MatrixXd *source = nullptr, Precision precision = Precision::Auto);
 
-// The weights averaged over heads, as model overviews show them.
-Eigen::MatrixXd averageWeights(const AttentionResult &result);
+// The weights (or raw scores) averaged over heads, as model overviews show them.
+AttentionMatrix averageWeights(const AttentionResult &result);
+AttentionMatrix averageScores(const AttentionResult &result);
 
 } // namespace attn

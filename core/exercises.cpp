@@ -151,7 +151,7 @@ Exercise predictionExercise(const QStringList &queryTokens, const QStringList &k
         return e;
     head = std::clamp(head, 0, int(result.heads.size()) - 1);
     query = std::clamp(query, 0, int(result.inputs.rows()) - 1);
-    const Eigen::MatrixXd &w = result.heads[std::size_t(head)].weights;
+    const AttentionMatrix &w = result.heads[std::size_t(head)].weights;
     for (Eigen::Index j = 0; j < w.cols(); ++j) {
         e.choices << keyTokens.value(int(j));
         e.choiceWeights.push_back(w(query, j));

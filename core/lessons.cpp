@@ -87,7 +87,8 @@ Eigen::MatrixXd unshuffle(const Eigen::MatrixXd &shuffledMatrix, const std::vect
 
 Eigen::MatrixXd contributions(const HeadResult &head, int query)
 {
-    return head.weights.row(query).transpose().asDiagonal() * head.values;
+    const Eigen::VectorXd weights = head.weights.row(query).transpose();
+    return weights.asDiagonal() * head.values;
 }
 
 } // namespace attn

@@ -25,8 +25,8 @@ QJsonObject resultToJsonObject(const Session &session, const AttentionResult &re
         head["queries"] = matrixToJson(h.queries);
         head["keys"] = matrixToJson(h.keys);
         head["values"] = matrixToJson(h.values);
-        head["scores"] = matrixToJson(h.scores);
-        head["weights"] = matrixToJson(h.weights);
+        head["scores"] = matrixToJson(h.scores.toDouble());
+        head["weights"] = matrixToJson(h.weights.toDouble());
         head["context"] = matrixToJson(h.context);
         heads.append(head);
     }

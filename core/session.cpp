@@ -33,10 +33,17 @@ Session exampleSession()
     return s;
 }
 
-AttentionResult computeSession(const Session &session)
+AttentionResult computeSession(const Session &session, Precision precision)
 {
     const Eigen::MatrixXd *source = session.source ? &session.source->embeddings : nullptr;
-    return computeAttention(session.embeddings, session.attention, session.weights, source);
+    return computeAttention(session.embeddings, session.attention, session.weights, source, precision);
+}
+
+double sessionFlops(const Session &session)
+{
+    const double n = session.tokenCount();
+    const double m = session.source ? double(session.source->tokens.size()) : n;
+    return forwardFlops(n, m, session.dModel(), session.attention);
 }
 
 } // namespace attn

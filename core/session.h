@@ -45,6 +45,9 @@ struct Session
 Session exampleSession();
 
 // Runs the engine on a session (cross-attention when it has a source).
-AttentionResult computeSession(const Session &session);
+AttentionResult computeSession(const Session &session, Precision precision = Precision::Auto);
+
+// Floating-point operations of one forward pass over the session.
+double sessionFlops(const Session &session);
 
 } // namespace attn

@@ -171,8 +171,8 @@ void TestAttention::scaledDotProduct()
     COMPARE_MATRIX(h.queries, mat(3, 2, {2, 1, 0, 2, 2, 2}));
     COMPARE_MATRIX(h.keys, mat(3, 2, {0.5, 1.5, 2, 0, 1.5, 1.5}));
     COMPARE_MATRIX(h.values, mat(3, 2, {0, 2, 0, 2, 0, 3}));
-    COMPARE_MATRIX(h.scores, mat(3, 3, {2.5, 4, 4.5, 3, 0, 3, 4, 4, 6}));
-    COMPARE_MATRIX(h.weights, mat(3, 3, {0.12497613740248617, 0.36096571808791034, 0.5140581445096034,
+    COMPARE_MATRIX(h.scores.toDouble(), mat(3, 3, {2.5, 4, 4.5, 3, 0, 3, 4, 4, 6}));
+    COMPARE_MATRIX(h.weights.toDouble(), mat(3, 3, {0.12497613740248617, 0.36096571808791034, 0.5140581445096034,
                                          0.4717263166328708, 0.05654736673425857, 0.4717263166328708,
                                          0.16357910081201152, 0.16357910081201152, 0.672841798375977}));
     const MatrixXd context = mat(3, 2, {0, 2.5140581445096033, 0, 2.471726316632871, 0, 2.6728417983759774});
@@ -190,8 +190,8 @@ void TestAttention::causalMask()
     const attn::AttentionResult r = attn::computeAttention(x3(), c, caseCWeights());
     const attn::HeadResult &h = r.heads.at(0);
     // Scores stay the raw dot products: the mask only acts on the weights.
-    COMPARE_MATRIX(h.scores, mat(3, 3, {2.5, 4, 4.5, 3, 0, 3, 4, 4, 6}));
-    COMPARE_MATRIX(h.weights, mat(3, 3, {1, 0, 0, 0.8929581985348296, 0.10704180146517045, 0,
+    COMPARE_MATRIX(h.scores.toDouble(), mat(3, 3, {2.5, 4, 4.5, 3, 0, 3, 4, 4, 6}));
+    COMPARE_MATRIX(h.weights.toDouble(), mat(3, 3, {1, 0, 0, 0.8929581985348296, 0.10704180146517045, 0,
                                          0.16357910081201152, 0.16357910081201152, 0.672841798375977}));
     QCOMPARE(h.weights(0, 1), 0.0);
     QCOMPARE(h.weights(0, 2), 0.0);
@@ -212,8 +212,8 @@ void TestAttention::twoHeadsWithProjection()
     w.output = mat(4, 3, {1, 0, 0.5, 0, 1, -0.5, 0.25, 0, 1, 0, -1, 0});
     const attn::AttentionResult r = attn::computeAttention(x3(), c, w);
     QCOMPARE(int(r.heads.size()), 2);
-    COMPARE_MATRIX(r.heads[1].scores, mat(3, 3, {0.25, 0.5, 0.5, 3, 0, 3, 1.75, 0.5, 2}));
-    COMPARE_MATRIX(r.heads[1].weights, mat(3, 3, {0.29527014209958496, 0.3523649289502075, 0.3523649289502075,
+    COMPARE_MATRIX(r.heads[1].scores.toDouble(), mat(3, 3, {0.25, 0.5, 0.5, 3, 0, 3, 1.75, 0.5, 2}));
+    COMPARE_MATRIX(r.heads[1].weights.toDouble(), mat(3, 3, {0.29527014209958496, 0.3523649289502075, 0.3523649289502075,
                                                   0.4717263166328708, 0.05654736673425857, 0.4717263166328708,
                                                   0.3836503836183963, 0.15851483767979155, 0.45783477870181205}));
     const MatrixXd concat = mat(3, 4, {0, 2.5140581445096033, 2.352364928950207, 1.0570947868506224,
@@ -275,7 +275,7 @@ void TestAttention::simplifiedWithPositions()
     const attn::AttentionResult r = attn::computeAttention(MatrixXd(example().topRows(3)), c);
     COMPARE_MATRIX(r.inputs, mat(3, 3, {0.43, 1.15, 0.89, 1.3914709848078965, 1.4103023058681396, 0.6621544330233656,
                                         1.4792974268256815, 0.43385316345285757, 0.6443088560467428}));
-    COMPARE_MATRIX(r.heads[0].weights, mat(3, 3, {0.31065157616980416, 0.5173241035725888, 0.172024320257607,
+    COMPARE_MATRIX(r.heads[0].weights.toDouble(), mat(3, 3, {0.31065157616980416, 0.5173241035725888, 0.172024320257607,
                                                   0.14156771254987005, 0.669728967624663, 0.18870331982546687,
                                                   0.1255850191556569, 0.5034148535473608, 0.3710001272969822}));
     COMPARE_MATRIX(r.output, mat(3, 3, {1.1078967919245433, 1.1614659842794555, 0.7298651442789514,
@@ -291,8 +291,8 @@ void TestAttention::crossAttention()
     COMPARE_MATRIX(r.sourceInputs, source);
     COMPARE_MATRIX(h.queries, mat(3, 2, {2, 1, 0, 2, 2, 2}));
     COMPARE_MATRIX(h.keys, MatrixXd(source * wk0()));
-    COMPARE_MATRIX(h.scores, mat(3, 2, {1.5, 3, 3, 2, 3, 4}));
-    COMPARE_MATRIX(h.weights, mat(3, 2, {0.25718331522680704, 0.742816684773193, 0.6697615493266569,
+    COMPARE_MATRIX(h.scores.toDouble(), mat(3, 2, {1.5, 3, 3, 2, 3, 4}));
+    COMPARE_MATRIX(h.weights.toDouble(), mat(3, 2, {0.25718331522680704, 0.742816684773193, 0.6697615493266569,
                                          0.3302384506733431, 0.3302384506733431, 0.6697615493266569}));
     COMPARE_MATRIX(h.context, mat(3, 2, {0.3570417119329824, 2.2284500543195787, -0.6744038733166422,
                                          0.9907153520200294, 0.1744038733166422, 2.0092846479799706}));

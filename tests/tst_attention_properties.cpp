@@ -139,7 +139,7 @@ void TestAttentionProperties::invariants()
         QVERIFY(maxAbsDiff(head.queries, q) <= 1e-12);
         QVERIFY(maxAbsDiff(head.keys, k) <= 1e-12);
         // Scores are the raw Q K^T.
-        QVERIFY(maxAbsDiff(head.scores, MatrixXd(head.queries * head.keys.transpose())) <= 1e-12);
+        QVERIFY(maxAbsDiff(head.scores.toDouble(), MatrixXd(head.queries * head.keys.transpose())) <= 1e-12);
         for (int i = 0; i < tokens; ++i) {
             // Weights by hand: softmax of scores * scale over the visible keys.
             const int visible = causal ? std::min(i + 1, keys) : keys;
@@ -158,7 +158,7 @@ void TestAttentionProperties::invariants()
             }
             QVERIFY(std::fabs(head.weights.row(i).sum() - 1.0) <= 1e-12);
         }
-        QVERIFY(maxAbsDiff(head.context, MatrixXd(head.weights * head.values)) <= 1e-12);
+        QVERIFY(maxAbsDiff(head.context, MatrixXd(head.weights.toDouble() * head.values)) <= 1e-12);
         concat.middleCols(h * dk, dk) = head.context;
     }
     const MatrixXd expectedOutput = projection ? MatrixXd(concat * r.weights.output) : concat;
@@ -202,8 +202,8 @@ void TestAttentionProperties::permutationEquivariance()
     QVERIFY(maxAbsDiff(b.output, MatrixXd(p * a.output)) <= 1e-12);
     for (int h = 0; h < heads; ++h) {
         const std::size_t hh = std::size_t(h);
-        QVERIFY(maxAbsDiff(b.heads[hh].weights, MatrixXd(p * a.heads[hh].weights * p.transpose())) <= 1e-12);
-        QVERIFY(maxAbsDiff(b.heads[hh].scores, MatrixXd(p * a.heads[hh].scores * p.transpose())) <= 1e-12);
+        QVERIFY(maxAbsDiff(b.heads[hh].weights.toDouble(), MatrixXd(p * a.heads[hh].weights.toDouble() * p.transpose())) <= 1e-12);
+        QVERIFY(maxAbsDiff(b.heads[hh].scores.toDouble(), MatrixXd(p * a.heads[hh].scores.toDouble() * p.transpose())) <= 1e-12);
     }
 }
 
@@ -220,7 +220,7 @@ void TestAttentionProperties::positionalEncodingBreaksEquivariance()
     // The inputs are X + PE: positions stay where they are while tokens move.
     QVERIFY(maxAbsDiff(b.inputs, MatrixXd(p * x + attn::sinusoidalEncoding(5, 4))) <= 1e-15);
     QVERIFY(maxAbsDiff(b.output, MatrixXd(p * a.output)) > 1e-3);
-    QVERIFY(maxAbsDiff(b.heads[0].weights, MatrixXd(p * a.heads[0].weights * p.transpose())) > 1e-3);
+    QVERIFY(maxAbsDiff(b.heads[0].weights.toDouble(), MatrixXd(p * a.heads[0].weights.toDouble() * p.transpose())) > 1e-3);
 }
 
 void TestAttentionProperties::extremeScoresStayNormalised()
@@ -244,8 +244,9 @@ void TestAttentionProperties::averageOverHeads()
     c.headDim = 2;
     c.seed = 9;
     const AttentionResult r = attn::computeAttention(randomMatrix(8, 5, 4), c);
-    const MatrixXd expected = (r.heads[0].weights + r.heads[1].weights + r.heads[2].weights) / 3.0;
-    QVERIFY(maxAbsDiff(attn::averageWeights(r), expected) <= 1e-15);
+    const MatrixXd expected =
+        (r.heads[0].weights.toDouble() + r.heads[1].weights.toDouble() + r.heads[2].weights.toDouble()) / 3.0;
+    QVERIFY(maxAbsDiff(attn::averageWeights(r).toDouble(), expected) <= 1e-15);
     QCOMPARE(attn::averageWeights(attn::AttentionResult()).size(), Eigen::Index(0));
 }
 

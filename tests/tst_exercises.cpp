@@ -150,8 +150,8 @@ private slots:
                    0.3292288598542251, 0.4143674462815985, 0.2564036938641764;
         context << 0.4284802564647563, 0.5060026932593158, 0.563185500966969, 0.36973738501845366;
         const attn::HeadResult &h = doc.result().heads[0];
-        QVERIFY(nearlyEqual(h.scores, scores));
-        QVERIFY(nearlyEqual(h.weights, weights));
+        QVERIFY(nearlyEqual(h.scores.toDouble(), scores));
+        QVERIFY(nearlyEqual(h.weights.toDouble(), weights));
         QVERIFY(nearlyEqual(h.context, context));
         // The self-attention variant of the same session is n × n again.
         const SnapshotPtr self = Document::computeSnapshot(attn::withoutSource(doc.session()));
@@ -190,8 +190,8 @@ private slots:
             QVERIFY(!std::is_sorted(order.begin(), order.end()));
             const attn::Session mixed = attn::shuffled(s, order);
             QCOMPARE(mixed.tokens[mixed.query], s.tokens[s.query]); // the query follows its word
-            const Eigen::MatrixXd w = attn::computeSession(s).heads[0].weights;
-            const Eigen::MatrixXd w2 = attn::computeSession(mixed).heads[0].weights;
+            const Eigen::MatrixXd w = attn::computeSession(s).heads[0].weights.toDouble();
+            const Eigen::MatrixXd w2 = attn::computeSession(mixed).heads[0].weights.toDouble();
             // W' = P W Pᵀ with P(p, order[p]) = 1.
             Eigen::MatrixXd p = Eigen::MatrixXd::Zero(6, 6);
             for (int i = 0; i < 6; ++i)
@@ -200,8 +200,8 @@ private slots:
             QVERIFY(nearlyEqual(attn::unshuffle(w2, order), w));
 
             const attn::Session withPe = attn::withPositionalEncoding(s, attn::PositionalEncoding::Sinusoidal);
-            const Eigen::MatrixXd pe = attn::computeSession(withPe).heads[0].weights;
-            const Eigen::MatrixXd pe2 = attn::computeSession(attn::shuffled(withPe, order)).heads[0].weights;
+            const Eigen::MatrixXd pe = attn::computeSession(withPe).heads[0].weights.toDouble();
+            const Eigen::MatrixXd pe2 = attn::computeSession(attn::shuffled(withPe, order)).heads[0].weights.toDouble();
             QVERIFY((attn::unshuffle(pe2, order) - pe).cwiseAbs().maxCoeff() > 1e-3);
         }
         // The document's shuffle is the same shuffle, as one undo step.
@@ -219,7 +219,7 @@ private slots:
         const attn::AttentionResult raw = attn::computeSession(attn::withScaling(s, false));
         QCOMPARE(scaled.headDim(), 64);
         QCOMPARE(scaled.scoreScale, 1.0 / 8.0);
-        QCOMPARE(raw.heads[0].scores, scaled.heads[0].scores); // same dot products, only the softmax input differs
+        QCOMPARE(raw.heads[0].scores.toDouble(), scaled.heads[0].scores.toDouble()); // same dot products, only the softmax input differs
         QVERIFY(raw.heads[0].weights.row(1).maxCoeff() > scaled.heads[0].weights.row(1).maxCoeff());
         const attn::AttentionResult causal = attn::computeSession(attn::withCausal(s, true));
         QCOMPARE(causal.heads[0].weights(1, 2), 0.0);

@@ -10,6 +10,9 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -44,6 +47,7 @@ private slots:
     void vectorFiles();
     void checkRejects_data();
     void checkRejects();
+    void numberFilesKeepDoublePrecision();
     void actionsExportWithoutDialogs();
     void actionsFollowWindowState();
     void actionsCopyToClipboard();
@@ -111,7 +115,7 @@ void TestExport::heatmapCellColours()
     painter.setSnapshot(snapshot);
     const QRectF content = exportContentRect(QRectF(QPointF(0, 0), QSizeF(size)), ExportView::Heatmap);
     const HeatmapLayout &layout = painter.layout(content, defaultExportFont(), &image);
-    const Eigen::MatrixXd &weights = snapshot->result->heads[0].weights;
+    const Eigen::MatrixXd &weights = snapshot->result->heads[0].weights.toDouble();
     const double largest = weights.maxCoeff();
     for (int r : {0, 3, 5}) { // not the query row, which has an outline
         for (int c = 0; c < weights.cols(); ++c) {
@@ -188,6 +192,43 @@ void TestExport::checkRejects()
     options.query = query;
     options.size = size;
     QCOMPARE(checkExport(exampleSnapshot(), options, path), message);
+}
+
+// A session large enough to be shown in single precision still exports every
+// digit of the double computation to CSV and JSON.
+void TestExport::numberFilesKeepDoublePrecision()
+{
+    attn::Session s = attn::exampleSession();
+    s.tokens.clear();
+    for (int i = 0; i < 256; ++i)
+        s.tokens << QStringLiteral("w%1").arg(i);
+    s.embeddings = Eigen::MatrixXd::NullaryExpr(256, 128, [](Eigen::Index r, Eigen::Index c) {
+        return std::sin(0.37 * double(r) + 1.3 * double(c));
+    });
+    s.attention.heads = 4;
+    s.attention.headDim = 32;
+    s.weights = {};
+    const SnapshotPtr shown = snapshotForSession(s);
+    QVERIFY(shown->result && shown->result->singlePrecision);
+    const attn::AttentionResult exact = attn::computeSession(s, attn::Precision::Double);
+
+    QTemporaryDir dir;
+    ExportOptions options;
+    options.view = ExportView::Scores;
+    QString error;
+    const QString csv = dir.filePath(QStringLiteral("scores.csv"));
+    QVERIFY2(exportFile(s, shown, options, csv, &error), qPrintable(error));
+    const QList<QByteArray> lines = readAll(csv).split('\n');
+    const QList<QByteArray> firstRow = lines.value(1).split(',');
+    QCOMPARE(firstRow.size(), 257);
+    for (int j = 1; j < 257; j += 13)
+        QCOMPARE(firstRow[j].toDouble(), exact.heads[0].scores(0, j - 1));
+
+    const QString json = dir.filePath(QStringLiteral("result.json"));
+    QVERIFY2(exportFile(s, shown, options, json, &error), qPrintable(error));
+    const QJsonObject head = QJsonDocument::fromJson(readAll(json)).object()["heads"].toArray()[0].toObject();
+    QCOMPARE(head["weights"].toArray()[3].toArray()[7].toDouble(), exact.heads[0].weights(3, 7));
+    QCOMPARE(head["scores"].toArray()[5].toArray()[2].toDouble(), exact.heads[0].scores(5, 2));
 }
 
 void TestExport::actionsExportWithoutDialogs()

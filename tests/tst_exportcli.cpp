@@ -267,8 +267,8 @@ void TestExportCli::csvMatchesCompute()
     const std::optional<attn::Session> s = attn::readSession(path, &error);
     QVERIFY2(s, qPrintable(error));
     const attn::AttentionResult result = attn::computeSession(*s);
-    const Eigen::MatrixXd &m = view == QLatin1String("scores") ? result.heads[size_t(head)].scores
-                                                               : result.heads[size_t(head)].weights;
+    const Eigen::MatrixXd m = view == QLatin1String("scores") ? result.heads[size_t(head)].scores.toDouble()
+                                                              : result.heads[size_t(head)].weights.toDouble();
     const QStringList keys = s->source ? s->source->tokens : s->tokens;
     const QList<QStringList> rows = parseCsv(QString::fromUtf8(readAll(out)));
     QCOMPARE(rows.size(), int(m.rows()) + 1);

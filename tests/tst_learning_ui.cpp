@@ -140,8 +140,8 @@ private slots:
         dialog.showDemo(MistakesDialog::ScoresAreNotWeights);
         auto cols = dialog.columnsView(MistakesDialog::ScoresAreNotWeights)->columns();
         QCOMPARE(cols.size(), std::size_t(3)); // scores, scaled, weights
-        QCOMPARE(cols.front().values, rowOf(h.scores, 1));
-        QCOMPARE(cols.back().values, rowOf(h.weights, 1));
+        QCOMPARE(cols.front().values, rowOf(h.scores.toDouble(), 1));
+        QCOMPARE(cols.back().values, rowOf(h.weights.toDouble(), 1));
         grab(&dialog, QStringLiteral("mistake-scores"));
 
         dialog.showDemo(MistakesDialog::ForgettingToScale);
@@ -149,8 +149,8 @@ private slots:
         cols = dialog.columnsView(MistakesDialog::ForgettingToScale)->columns();
         const attn::AttentionResult raw = attn::computeSession(attn::withScaling(s, false, 64));
         const attn::AttentionResult scaled = attn::computeSession(attn::withScaling(s, true, 64));
-        QCOMPARE(cols[1].values, rowOf(raw.heads[0].weights, 1));
-        QCOMPARE(cols[2].values, rowOf(scaled.heads[0].weights, 1));
+        QCOMPARE(cols[1].values, rowOf(raw.heads[0].weights.toDouble(), 1));
+        QCOMPARE(cols[2].values, rowOf(scaled.heads[0].weights.toDouble(), 1));
         QVERIFY(cols[1].footer.contains(attn::formatNumber(raw.heads[0].weights.row(1).maxCoeff())));
         grab(&dialog, QStringLiteral("mistake-scaling"));
 
@@ -159,7 +159,7 @@ private slots:
         QCOMPARE(cols.size(), std::size_t(4));
         QVERIFY(close(cols[0].values, cols[1].values));  // no positions: the same weights per word
         QVERIFY(!close(cols[2].values, cols[3].values, 1e-3)); // positions: order matters
-        QCOMPARE(cols[0].values, rowOf(h.weights, 1));
+        QCOMPARE(cols[0].values, rowOf(h.weights.toDouble(), 1));
         const std::vector<int> first = dialog.shuffleOrder();
         dialog.shuffleAgain();
         QVERIFY(dialog.shuffleOrder() != first);
@@ -178,7 +178,7 @@ private slots:
         dialog.showDemo(MistakesDialog::CausalMask);
         cols = dialog.columnsView(MistakesDialog::CausalMask)->columns();
         const attn::AttentionResult causal = attn::computeSession(attn::withCausal(s, true));
-        QCOMPARE(cols[1].values, rowOf(causal.heads[0].weights, 1));
+        QCOMPARE(cols[1].values, rowOf(causal.heads[0].weights.toDouble(), 1));
         QCOMPARE(cols[1].masked, (std::vector<bool>{false, false, true, true, true, true}));
         QVERIFY(dialog.causalHeatmap()->painter().isMasked(1, 2));
         QVERIFY(!doc.session().attention.causal); // the demo never changes the user's session
@@ -200,8 +200,8 @@ private slots:
         const auto cols = panel.compareView()->columns();
         QCOMPARE(cols.size(), std::size_t(2));
         const attn::AttentionResult self = attn::computeSession(attn::withoutSource(doc.session()));
-        QCOMPARE(cols[0].values, rowOf(self.heads[0].weights, 1));
-        QCOMPARE(cols[1].values, rowOf(doc.result().heads[0].weights, 1));
+        QCOMPARE(cols[0].values, rowOf(self.heads[0].weights.toDouble(), 1));
+        QCOMPARE(cols[1].values, rowOf(doc.result().heads[0].weights.toDouble(), 1));
         QVERIFY(panel.statusText().contains(QStringLiteral("3")));
         grab(&panel, QStringLiteral("cross-attention"));
     }

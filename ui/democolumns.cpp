@@ -55,7 +55,7 @@ BarColumn unshuffledWeightsColumn(const QString &title, const AttentionSnapshot 
     const attn::HeadResult *h = headOf(shuffled, head);
     if (!h || h->weights.rows() != Eigen::Index(order.size()))
         return column;
-    const Eigen::MatrixXd back = attn::unshuffle(h->weights, order);
+    const Eigen::MatrixXd back = attn::unshuffle(h->weights.toDouble(), order);
     column.labels = originalTokens;
     for (Eigen::Index j = 0; j < back.cols(); ++j)
         column.values.push_back(back(originalQuery, j));

@@ -237,16 +237,7 @@ void Document::applySession(const attn::Session &session)
 
 double Document::estimatedFlops(const attn::Session &session)
 {
-    const double n = session.tokenCount();
-    const double m = session.source ? session.source->tokens.size() : n;
-    const double d = session.dModel();
-    const double width = double(session.attention.heads) * attn::effectiveHeadDim(session.attention, int(d));
-    double flops = 2 * 2 * n * m * width; // scores and context
-    if (session.attention.mode == attn::Mode::ScaledDotProduct)
-        flops += 2 * (n + 2 * m) * d * width; // Q, K, V
-    if (session.attention.outputProjection)
-        flops += 2 * n * width * d;
-    return flops;
+    return attn::sessionFlops(session);
 }
 
 bool Document::recompute()
@@ -254,7 +245,8 @@ bool Document::recompute()
     ++m_generation;
     if (estimatedFlops(m_session) <= m_syncFlops) {
         // Small enough to answer before the next frame: no thread, no stale view.
-        m_snapshot = computeSnapshot(m_session, &m_lastComputeMs);
+        m_snapshot = computeSnapshot(m_session);
+        m_lastComputeMs = m_snapshot->milliseconds;
         return true;
     }
     if (m_watcher.isRunning())
@@ -270,10 +262,7 @@ void Document::startWorker()
     m_workerStale = false;
     const attn::Session session = m_session; // the worker gets its own copy
     m_watcher.setFuture(QtConcurrent::run([session] {
-        double ms = 0;
-        SnapshotPtr snapshot = computeSnapshot(session, &ms);
-        std::const_pointer_cast<AttentionSnapshot>(snapshot)->milliseconds = ms;
-        return snapshot;
+        return computeSnapshot(session);
     }));
     emit computingChanged(true);
 }
@@ -294,7 +283,7 @@ void Document::onWorkerFinished()
     emit computingChanged(false);
 }
 
-SnapshotPtr Document::computeSnapshot(const attn::Session &session, double *milliseconds)
+SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precision precision)
 {
     auto snapshot = std::make_shared<AttentionSnapshot>();
     snapshot->rowTokens = session.tokens;
@@ -303,12 +292,11 @@ SnapshotPtr Document::computeSnapshot(const attn::Session &session, double *mill
     QElapsedTimer timer;
     timer.start();
     try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session));
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision));
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());
     }
-    if (milliseconds)
-        *milliseconds = timer.nsecsElapsed() / 1e6;
+    snapshot->milliseconds = timer.nsecsElapsed() / 1e6;
     return snapshot;
 }

@@ -78,7 +78,8 @@ public:
 
     // Runs the core on a variant of the session (see core/lessons.h) without
     // touching the document: the demos' numbers come from the same engine.
-    static SnapshotPtr computeSnapshot(const attn::Session &session, double *milliseconds = nullptr);
+    static SnapshotPtr computeSnapshot(const attn::Session &session,
+                                       attn::Precision precision = attn::Precision::Auto);
 
     // Replaces the whole session and forgets the history (New, Open).
     void resetSession(const attn::Session &session);

@@ -1,6 +1,7 @@
 #include "exporter.h"
 
 #include "csvexport.h"
+#include "document.h"
 #include "heatmappainter.h"
 #include "resultio.h"
 #include "sessionio.h"
@@ -39,7 +40,7 @@ QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
     painter.setSnapshot(snapshot);
     painter.setHead(options.head);
     painter.setShowScores(options.view == ExportView::Scores);
-    return attn::matrixToCsv(*painter.values(), snapshot->rowTokens, snapshot->columnTokens);
+    return attn::matrixToCsv(painter.values()->toDouble(), snapshot->rowTokens, snapshot->columnTokens);
 }
 
 bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
@@ -191,18 +192,9 @@ QFont defaultExportFont()
     return font;
 }
 
-SnapshotPtr snapshotForSession(const attn::Session &session)
+SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision)
 {
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    snapshot->rowTokens = session.tokens;
-    snapshot->columnTokens = session.source ? session.source->tokens : session.tokens;
-    snapshot->embeddings = session.embeddings;
-    try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session));
-    } catch (const attn::InputError &e) {
-        snapshot->error = QString::fromStdString(e.what());
-    }
-    return snapshot;
+    return Document::computeSnapshot(session, precision);
 }
 
 QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
@@ -273,10 +265,19 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
     if (options.title.isEmpty())
         options.title = dashboardTitle(session, options.query);
     const ExportFormat format = *exportFormatForPath(path);
-    if (format == ExportFormat::Csv)
-        return attn::writeFileAtomically(path, csvFor(snapshot, options), error);
-    if (format == ExportFormat::Json)
-        return attn::writeFileAtomically(path, attn::resultToJson(session, *snapshot->result), error);
+    if (!isPictureFormat(format)) {
+        // Number files carry every digit: a large session shown in single
+        // precision is computed again in double for them.
+        const SnapshotPtr exact = snapshot->result->singlePrecision
+            ? snapshotForSession(session, attn::Precision::Double) : snapshot;
+        if (!exact->result) {
+            *error = QFileInfo(path).fileName() + QStringLiteral(": ") + exact->error;
+            return false;
+        }
+        const QByteArray bytes = format == ExportFormat::Csv ? csvFor(exact, options)
+                                                            : attn::resultToJson(session, *exact->result);
+        return attn::writeFileAtomically(path, bytes, error);
+    }
 
     // Pictures go through QSaveFile too: a failure never leaves half a file.
     QSaveFile file(path);

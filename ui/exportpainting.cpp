@@ -161,7 +161,7 @@ QSize headsSize(const SnapshotPtr &snapshot, const ExportOptions &o, const QSize
     const int tiles = int(result.heads.size()) + 1;
     const int columns = std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
     const int rows = (tiles + columns - 1) / columns;
-    const Eigen::MatrixXd &first = result.heads.front().weights;
+    const attn::AttentionMatrix &first = result.heads.front().weights;
     const double aspect = std::clamp(double(first.cols()) / std::max<Eigen::Index>(1, first.rows()), 0.5, 2.0);
     const double margins = 2 * (kViewMargin + 4); // ours plus the grid's own
     const double gap = 8, padding = 6;            // as HeadsGridPainter lays tiles out

@@ -55,7 +55,7 @@ bool HeatmapPainter::isMasked(int row, int column) const
     return hasResult() && m_snapshot->result->isMasked(row, column);
 }
 
-const Eigen::MatrixXd *HeatmapPainter::values() const
+const attn::AttentionMatrix *HeatmapPainter::values() const
 {
     if (!m_hasValues)
         return nullptr;
@@ -70,7 +70,7 @@ void HeatmapPainter::updateValues()
     ++m_generation;
     m_imageDirty = true;
     m_hasValues = m_ownsValues = false;
-    m_average.resize(0, 0);
+    m_average = {};
     if (!hasResult() || m_snapshot->result->heads.empty())
         return;
     const attn::AttentionResult &result = *m_snapshot->result;
@@ -78,22 +78,15 @@ void HeatmapPainter::updateValues()
     // One head, or the average of a single head: read it in place.
     if (effectiveHead() < 0 && result.heads.size() > 1) {
         m_ownsValues = true;
-        if (m_showScores) {
-            m_average = result.heads.front().scores;
-            for (std::size_t h = 1; h < result.heads.size(); ++h)
-                m_average += result.heads[h].scores;
-            m_average /= double(result.heads.size());
-        } else {
-            m_average = attn::averageWeights(result);
-        }
+        m_average = m_showScores ? attn::averageScores(result) : attn::averageWeights(result);
     }
     // The range covers what is drawn: masked cells are hatched, not coloured.
-    const Eigen::MatrixXd &v = *values();
+    const attn::AttentionMatrix &v = *values();
     double largest = 0.0;
     for (int r = 0; r < rows(); ++r) {
-        const int lastKey = result.causal ? std::min(columns() - 1, r) : columns() - 1;
-        for (int c = 0; c <= lastKey; ++c)
-            largest = std::max(largest, m_showScores ? std::abs(v(r, c)) : v(r, c));
+        const int visible = result.causal ? std::min(columns(), r + 1) : columns();
+        const Eigen::RowVectorXd row = v.row(r).head(visible);
+        largest = std::max(largest, m_showScores ? row.cwiseAbs().maxCoeff() : row.maxCoeff());
     }
     if (!(largest > 0.0) || !std::isfinite(largest))
         largest = 1.0;
@@ -204,27 +197,31 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     const double offset = m_showScores ? m_rangeMax : 0.0;
     const double scale = (kLutSize - 1) / (m_showScores ? 2 * m_rangeMax : m_rangeMax);
     const bool causal = m_snapshot->result->causal;
-    const Eigen::MatrixXd &values = *this->values();
+    const attn::AttentionMatrix &values = *this->values();
+    // Read row by row: a large result derives its weights a whole row at a time.
+    Eigen::RowVectorXf row(columns());
+    std::vector<float> best(std::size_t(w), 0.0f);
+    std::vector<char> any(std::size_t(w), 0);
     for (int y = 0; y < h; ++y) {
         // A block of rows/columns per pixel; the strongest unmasked value wins
         // so a lone peak stays visible when 4096 tokens share 600 pixels.
         const int r0 = int(qint64(y) * rows() / h), r1 = int(qint64(y + 1) * rows() / h);
-        auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(y));
-        for (int x = 0; x < w; ++x) {
-            const int c0 = int(qint64(x) * columns() / w), c1 = int(qint64(x + 1) * columns() / w);
-            bool any = false;
-            double best = 0.0;
-            for (int r = r0; r < r1; ++r) {
+        std::fill(any.begin(), any.end(), 0);
+        for (int r = r0; r < r1; ++r) {
+            values.rowInto(r, row);
+            for (int x = 0; x < w; ++x) {
+                const int c0 = int(qint64(x) * columns() / w), c1 = int(qint64(x + 1) * columns() / w);
                 const int cEnd = causal ? std::min(c1, r + 1) : c1;
                 for (int c = c0; c < cEnd; ++c) {
-                    const double v = values(r, c);
-                    if (!any || std::abs(v) > std::abs(best))
-                        best = v;
-                    any = true;
+                    if (!any[x] || std::abs(row[c]) > std::abs(best[x]))
+                        best[x] = row[c];
+                    any[x] = 1;
                 }
             }
-            line[x] = any ? lut[std::clamp(int(std::lround((best + offset) * scale)), 0, kLutSize - 1)] : masked;
         }
+        auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(y));
+        for (int x = 0; x < w; ++x)
+            line[x] = any[x] ? lut[std::clamp(int(std::lround((best[x] + offset) * scale)), 0, kLutSize - 1)] : masked;
     }
     m_imageMasked = masked;
     m_imageDirty = false;

@@ -71,7 +71,7 @@ public:
     bool hasResult() const { return m_snapshot && m_snapshot->result; }
     // The numbers shown: weights or raw scores of the head or of the average;
     // null when there is no result.
-    const Eigen::MatrixXd *values() const;
+    const attn::AttentionMatrix *values() const;
     int rows() const { return m_hasValues ? int(values()->rows()) : 0; }
     int columns() const { return m_hasValues ? int(values()->cols()) : 0; }
     double valueAt(int row, int column) const { return (*values())(row, column); }
@@ -122,7 +122,7 @@ private:
     // so copies of a painter stay valid.
     bool m_hasValues = false;
     bool m_ownsValues = false;
-    Eigen::MatrixXd m_average;
+    attn::AttentionMatrix m_average;
     double m_rangeMin = 0.0;
     double m_rangeMax = 1.0;
     int m_generation = 0; // bumps on every data change; keys the caches

@@ -1,0 +1,60 @@
+#pragma once
+// One head's scores or weights: an n x m matrix whose storage depends on size.
+//
+// Teaching-size results keep every number in double, row by row. Large ones
+// (see Precision in attention.h) keep the scores in float and no weights at
+// all: a weight is exp(score * scale - rowMax) / rowSum, computed from its
+// score when asked, with the row's maximum and sum saved by the forward pass.
+// At 4096 tokens and 8 heads that is 0.5 GB per result instead of 2.1 GB, so
+// the window can hold the shown result and compute the next one in 2 GiB.
+
+#include <Eigen/Dense>
+#include <memory>
+#include <vector>
+
+namespace attn {
+
+using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+class AttentionMatrix
+{
+public:
+    AttentionMatrix() = default;
+    explicit AttentionMatrix(RowMatrixD values);
+    explicit AttentionMatrix(std::shared_ptr<const RowMatrixF> values);
+
+    // The softmax of `scores` * scale by rows, given each row's maximum of the
+    // scaled scores and the reciprocal of its sum of exponentials. Keys after
+    // the query are 0 under the causal mask.
+    static AttentionMatrix softmaxOf(std::shared_ptr<const RowMatrixF> scores, float scale, bool causal,
+                                     Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
+
+    Eigen::Index rows() const { return m_rows; }
+    Eigen::Index cols() const { return m_cols; }
+    Eigen::Index size() const { return m_rows * m_cols; }
+    bool isSinglePrecision() const { return bool(m_single); }
+
+    double operator()(Eigen::Index row, Eigen::Index column) const;
+    Eigen::RowVectorXd row(Eigen::Index r) const;
+    // Row r in float, whatever the storage: what painters read 16 M cells with.
+    void rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const;
+    Eigen::MatrixXd toDouble() const;
+    bool allFinite() const;
+
+private:
+    Eigen::Index m_rows = 0, m_cols = 0;
+    RowMatrixD m_double;
+    std::shared_ptr<const RowMatrixF> m_single;
+    // Only for a softmax over single-precision scores:
+    bool m_softmax = false;
+    bool m_causal = false;
+    float m_scale = 1.0f;
+    Eigen::VectorXf m_rowMax, m_rowInverseSum;
+};
+
+// The mean over several matrices of one shape, stored in float when any of
+// them is (the heatmap's "average of heads").
+AttentionMatrix averageOf(const std::vector<const AttentionMatrix *> &matrices);
+
+} // namespace attn

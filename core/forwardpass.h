@@ -1,0 +1,25 @@
+#pragma once
+// The forward pass behind computeAttention, in double or in float (internal to core).
+
+#include "attention.h"
+
+namespace attn::detail {
+
+struct PassInputs
+{
+    const Eigen::MatrixXd &queriesFrom; // n x d_model, after positional encoding
+    const Eigen::MatrixXd &keysFrom;    // m x d_model: the same matrix unless cross-attention
+    const ProjectionWeights &weights;   // complete
+    const AttentionConfig &config;
+    int headDim = 0;
+    double scale = 1.0;
+};
+
+// Row-wise softmax of scores * scale (see softmaxRows).
+Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);
+
+// Fill result.heads and result.output.
+void forwardDouble(const PassInputs &in, AttentionResult &result);
+void forwardSingle(const PassInputs &in, AttentionResult &result);
+
+} // namespace attn::detail
