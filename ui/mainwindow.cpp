@@ -358,9 +358,12 @@ void MainWindow::setColorMap(ColorMap map)
 void MainWindow::updateStatus()
 {
     const attn::Session &s = m_document->session();
+    const SnapshotPtr snapshot = m_document->snapshot();
+    const bool single = snapshot && snapshot->result && snapshot->result->singlePrecision;
     const QString timing = m_document->isComputing()
         ? tr("computing…")
-        : tr("computed in %1 ms").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2);
+        : single ? tr("computed in %1 ms (single precision)").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2)
+                 : tr("computed in %1 ms").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2);
     m_status->setText(tr("%1 tokens · d_model %2 · %3 · %4")
                           .arg(s.tokenCount())
                           .arg(s.dModel())

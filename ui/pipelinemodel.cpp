@@ -42,7 +42,9 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     model.scaled = result->scoreScale != 1.0;
     model.sqrtDk = result->scoreScale > 0.0 ? 1.0 / result->scoreScale : 1.0;
     model.keyCount = keys;
-    model.weightSum = h.weights.row(i).sum();
+    // The query's row once: a large result derives each weight from its score.
+    const Eigen::RowVectorXd weights = h.weights.row(i), scores = h.scores.row(i);
+    model.weightSum = weights.sum();
 
     // Too many keys: keep the heaviest, ties in sentence order, then put them
     // back in sentence order so the rows still read like the sentence.
@@ -50,7 +52,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     std::iota(shown.begin(), shown.end(), 0);
     const int rows = std::max(1, maxRows);
     if (keys > rows) {
-        std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) { return h.weights(i, a) > h.weights(i, b); });
+        std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) { return weights[a] > weights[b]; });
         shown.resize(size_t(rows));
         const bool selfAttention = result->sourceInputs.size() == 0 && i < keys;
         if (selfAttention && !result->isMasked(i, i) && std::find(shown.begin(), shown.end(), i) == shown.end())
@@ -64,9 +66,9 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
         PipelineKeyRow row;
         row.key = j;
         row.label = j < snapshot.columnTokens.size() ? snapshot.columnTokens[j] : QStringLiteral("#%1").arg(j);
-        row.score = h.scores(i, j);
-        row.scaled = h.scores(i, j) * result->scoreScale;
-        row.weight = h.weights(i, j);
+        row.score = scores[j];
+        row.scaled = scores[j] * result->scoreScale;
+        row.weight = weights[j];
         row.masked = result->isMasked(i, j);
         row.isSelf = result->sourceInputs.size() == 0 && j == i;
         model.rows.push_back(row);
@@ -76,7 +78,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
             continue;
         ++model.hiddenKeys;
         model.hiddenMasked += result->isMasked(i, j) ? 1 : 0;
-        model.hiddenWeight += h.weights(i, j);
+        model.hiddenWeight += weights[j];
     }
     return model;
 }
