@@ -2,6 +2,7 @@
 // `attention-explorer bench`: times the forward pass, the machine's fastest
 // single-precision matrix product, and (with --paint) the views' painting.
 
-#include <QStringList>
+#include "cliparse.h"
 
-int runBench(const QStringList &arguments);
+// Prints one JSON line on stdout; the arguments were checked by parseCommandLine.
+int runBench(const BenchArgs &args);

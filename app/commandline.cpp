@@ -1,24 +1,23 @@
 #include "commandline.h"
 
 #include "benchcommand.h"
+#include "cliparse.h"
 
 #include "exporter.h"
 #include "resultio.h"
 #include "sessionio.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QTextStream>
 #include <cstdio>
 
 namespace {
 
+// Every message is one line, even when it quotes a file name with a newline in it.
 int printError(const QString &message, int code)
 {
-    QTextStream(stderr) << "attention-explorer: " << message << Qt::endl;
+    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
     return code;
 }
 
@@ -28,159 +27,65 @@ bool writeStdout(const QByteArray &bytes)
         && std::fflush(stdout) == 0;
 }
 
-int runCompute(const QStringList &arguments)
+int runCompute(const ComputeArgs &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Compute attention for a session and write the result file."));
-    parser.addPositionalArgument(QStringLiteral("compute"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("SESSION"), QStringLiteral("The session file (.attn.json)."));
-    const QCommandLineOption out({QStringLiteral("o"), QStringLiteral("output")},
-                                 QStringLiteral("Write the result to OUT instead of stdout."), QStringLiteral("OUT"));
-    parser.addOption(out);
-    parser.addHelpOption();
-    if (!parser.parse(arguments))
-        return printError(parser.errorText(), ExitBadInput);
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return printError(QStringLiteral("compute takes one SESSION file (see --help)"), ExitBadInput);
-
     QString error;
-    const std::optional<attn::Session> session = attn::readSession(positional[1], &error);
+    const std::optional<attn::Session> session = attn::readSession(args.session, &error);
     if (!session)
         return printError(error, ExitBadInput);
     attn::AttentionResult result;
     try {
         result = attn::computeSession(*session);
     } catch (const attn::InputError &e) {
-        return printError(QFileInfo(positional[1]).fileName() + QStringLiteral(": ") + QString::fromStdString(e.what()),
+        return printError(QFileInfo(args.session).fileName() + QStringLiteral(": ") + QString::fromStdString(e.what()),
                           ExitBadInput);
     }
     const QByteArray json = attn::resultToJson(*session, result);
-    if (!parser.isSet(out))
+    if (!args.output)
         return writeStdout(json) ? ExitOk : printError(QStringLiteral("cannot write to stdout"), ExitFailure);
-    if (!attn::writeFileAtomically(parser.value(out), json, &error))
+    if (!attn::writeFileAtomically(*args.output, json, &error))
         return printError(error, ExitFailure);
     return ExitOk;
 }
 
-std::optional<QSize> parseSize(const QString &text)
+// The numbers were checked by parseCommandLine; the names of views and colour
+// maps are known here, to the exporter.
+int runExport(const ExportArgs &args)
 {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})[xX](\\d{1,6})$"));
-    const QRegularExpressionMatch match = pattern.match(text);
-    if (!match.hasMatch())
-        return std::nullopt;
-    return QSize(match.captured(1).toInt(), match.captured(2).toInt());
-}
-
-// The whole option value must be an integer: "--head 1x" is a typo, not head 1.
-std::optional<int> parseInt(const QString &text)
-{
-    bool ok = false;
-    const int value = text.toInt(&ok);
-    return ok ? std::optional<int>(value) : std::nullopt;
-}
-
-int runExport(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Export a view as a picture, or the numbers as CSV or JSON."));
-    parser.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("SESSION"), QStringLiteral("The session file (.attn.json)."));
-    const auto option = [](const char *name, const char *help, const char *value) {
-        return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value));
-    };
-    const QCommandLineOption out({QStringLiteral("o"), QStringLiteral("output")},
-                                 QStringLiteral("The file to write; its suffix picks the format: "
-                                                ".png, .svg, .pdf, .csv or .json."),
-                                 QStringLiteral("OUT"));
-    const QCommandLineOption view = option("view", "heatmap (default), scores, pipeline, bars, heads or dashboard.",
-                                           "VIEW");
-    const QCommandLineOption head = option("head", "0-based head (default 0); \"average\" for the average.", "K");
-    const QCommandLineOption query = option("query", "0-based query token (default: the session's).", "I");
-    const QCommandLineOption size = option("size", "Picture size in pixels (default per view).", "WxH");
-    const QCommandLineOption scale = option("scale", "PNG pixel ratio: 2 gives twice the pixels (default 1).", "F");
-    const QCommandLineOption colormap = option("colormap", "viridis (default), cividis, magma or grayscale.",
-                                               "NAME");
-    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Dark background instead of light."));
-    parser.addOptions({out, view, head, query, size, scale, colormap, dark});
-    parser.addHelpOption();
-    if (!parser.parse(arguments))
-        return printError(parser.errorText(), ExitBadInput);
-    if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
-        return ExitOk;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return printError(QStringLiteral("export takes one SESSION file (see --help)"), ExitBadInput);
-    if (!parser.isSet(out))
-        return printError(QStringLiteral("export needs -o OUT (see --help)"), ExitBadInput);
-    const QString path = parser.value(out);
-
     ExportOptions options;
-    if (parser.isSet(view)) {
-        const std::optional<ExportView> v = exportViewFromName(parser.value(view));
+    if (args.view) {
+        const std::optional<ExportView> v = exportViewFromName(*args.view);
         if (!v)
             return printError(QStringLiteral("--view %1: unknown view; use heatmap, scores, pipeline, bars, heads "
-                                             "or dashboard").arg(parser.value(view)), ExitBadInput);
+                                             "or dashboard").arg(*args.view), ExitBadInput);
         options.view = *v;
     }
-    if (parser.isSet(head)) {
-        const QString text = parser.value(head);
-        const std::optional<int> k = text == QLatin1String("average") ? std::optional<int>(-1) : parseInt(text);
-        if (!k)
-            return printError(QStringLiteral("--head %1: expected a 0-based head number or \"average\"").arg(text),
-                              ExitBadInput);
-        options.head = *k;
-    }
-    if (parser.isSet(size)) {
-        const std::optional<QSize> s = parseSize(parser.value(size));
-        if (!s)
-            return printError(QStringLiteral("--size %1: expected WxH in pixels, for example 800x600")
-                                  .arg(parser.value(size)), ExitBadInput);
-        options.size = *s;
-    }
-    if (parser.isSet(scale)) {
-        bool ok = false;
-        options.scale = parser.value(scale).toDouble(&ok);
-        if (!ok)
-            return printError(QStringLiteral("--scale %1: expected a number, for example 2").arg(parser.value(scale)),
-                              ExitBadInput);
-    }
-    if (parser.isSet(colormap)) {
-        const std::optional<ColorMap> map = colorMapFromName(parser.value(colormap));
+    options.head = args.head.value_or(options.head);
+    options.size = args.size.value_or(options.size);
+    options.scale = args.scale.value_or(options.scale);
+    if (args.colorMap) {
+        const std::optional<ColorMap> map = colorMapFromName(*args.colorMap);
         if (!map)
             return printError(QStringLiteral("--colormap %1: unknown colour map; use viridis, cividis, magma or "
-                                             "grayscale").arg(parser.value(colormap)), ExitBadInput);
+                                             "grayscale").arg(*args.colorMap), ExitBadInput);
         options.colorMap = *map;
     }
-    if (parser.isSet(dark))
+    if (args.dark)
         options.palette = darkExportPalette();
 
     QString error;
-    const std::optional<attn::Session> session = attn::readSession(positional[1], &error);
+    const std::optional<attn::Session> session = attn::readSession(args.session, &error);
     if (!session)
         return printError(error, ExitBadInput);
-    options.query = session->query;
-    if (parser.isSet(query)) {
-        const std::optional<int> i = parseInt(parser.value(query));
-        if (!i)
-            return printError(QStringLiteral("--query %1: expected a 0-based token number").arg(parser.value(query)),
-                              ExitBadInput);
-        options.query = *i;
-    }
+    options.query = args.query.value_or(session->query);
     const SnapshotPtr snapshot = snapshotForSession(*session);
     if (!snapshot->result)
-        return printError(positional[1] + QStringLiteral(": ") + snapshot->error, ExitBadInput);
+        return printError(args.session + QStringLiteral(": ") + snapshot->error, ExitBadInput);
     // The user's mistakes (suffix, head, query, size) exit with 2; only writing exits with 1.
-    error = checkExport(snapshot, options, path);
+    error = checkExport(snapshot, options, args.output);
     if (!error.isEmpty())
         return printError(error, ExitBadInput);
-    return exportFile(*session, snapshot, options, path, &error) ? ExitOk : printError(error, ExitFailure);
+    return exportFile(*session, snapshot, options, args.output, &error) ? ExitOk : printError(error, ExitFailure);
 }
 
 } // namespace
@@ -229,37 +134,40 @@ QString usageText()
 
 bool needsGuiApplication(const QStringList &arguments)
 {
-    return arguments.size() >= 2
-        && (arguments[1] == QLatin1String("export") || arguments[1] == QLatin1String("bench"));
+    const CommandLine::Kind kind = commandKind(arguments);
+    return kind == CommandLine::Kind::Export || kind == CommandLine::Kind::Bench;
 }
 
 bool isHeadlessCommand(const QStringList &arguments)
 {
-    if (arguments.size() < 2)
-        return false;
-    const QString &first = arguments[1];
-    return first == QLatin1String("compute") || first == QLatin1String("export") || first == QLatin1String("bench")
-        || first == QLatin1String("--help")
-        || first == QLatin1String("-h") || first == QLatin1String("--version") || first == QLatin1String("-v");
+    return commandKind(arguments) != CommandLine::Kind::Window;
 }
 
 int runHeadlessCommand(const QStringList &arguments)
 {
-    const QString &command = arguments.value(1);
-    if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
-        QTextStream(stdout) << usageText();
+    const CommandLine command = parseCommandLine(arguments);
+    if (!command.error.isEmpty())
+        return printError(command.error, ExitBadInput);
+    if (!command.helpText.isEmpty()) {
+        QTextStream(stdout) << command.helpText;
         return ExitOk;
     }
-    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+    switch (command.kind) {
+    case CommandLine::Kind::Help:
+        QTextStream(stdout) << usageText();
+        return ExitOk;
+    case CommandLine::Kind::Version:
         QTextStream(stdout) << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion()
                             << Qt::endl;
         return ExitOk;
+    case CommandLine::Kind::Compute:
+        return runCompute(command.compute);
+    case CommandLine::Kind::Export:
+        return runExport(command.exportArgs);
+    case CommandLine::Kind::Bench:
+        return runBench(command.bench);
+    case CommandLine::Kind::Window:
+        break;
     }
-    if (command == QLatin1String("compute"))
-        return runCompute(arguments);
-    if (command == QLatin1String("export"))
-        return runExport(arguments);
-    if (command == QLatin1String("bench"))
-        return runBench(arguments);
-    return printError(QStringLiteral("unknown command \"%1\" (see --help)").arg(command), ExitBadInput);
+    return printError(QStringLiteral("unknown command \"%1\" (see --help)").arg(arguments.value(1)), ExitBadInput);
 }

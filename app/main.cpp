@@ -1,4 +1,6 @@
 #include "autosaver.h"
+#include "blasruntime.h"
+#include "cliparse.h"
 #include "commandline.h"
 #include "fileactions.h"
 #include "document.h"
@@ -6,13 +8,15 @@
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QIcon>
 #include <QLocale>
 #include <QTranslator>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QTextStream>
+#include <cstdlib>
+#include <memory>
+#include <unistd.h>
 
 namespace {
 
@@ -31,8 +35,25 @@ void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, cons
 {
     if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
         return;
+    // bench --drag shows the window on the offscreen platform, which says this of it.
+    if (type == QtWarningMsg && message == QLatin1String("This plugin does not support propagateSizeHints()"))
+        return;
     if (g_previousHandler)
         g_previousHandler(type, context, message);
+}
+
+// OpenBLAS may have chosen its slowest kernels on a processor newer than it
+// (see core/blasruntime.h). It chooses when it loads, before main(), so name
+// the right family and start again, once: from then on the variable is set.
+void useBetterBlasKernels(char **argv)
+{
+    if (std::getenv("OPENBLAS_CORETYPE"))
+        return;
+    const std::string type = attn::betterBlasCoreType(attn::blasCoreName(), attn::detectCpuFeatures());
+    if (type.empty())
+        return;
+    setenv("OPENBLAS_CORETYPE", type.c_str(), 1);
+    execv("/proc/self/exe", argv); // returns only on failure: go on with the slow kernels
 }
 
 QStringList rawArguments(int argc, char **argv)
@@ -43,57 +64,23 @@ QStringList rawArguments(int argc, char **argv)
     return list;
 }
 
-// Checks the window's arguments before QApplication exists, because without a
-// display QApplication aborts and a typo would never get its one-line answer.
-// Qt's own options (-platform, -style, ...) pass through for QApplication.
-bool windowArgumentsAreValid(const QStringList &arguments, QString *error)
-{
-    static const QStringList qtOptionsWithValue = {
-        "platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry", "geometry",
-        "qwindowtitle", "title", "qwindowicon", "icon", "style", "stylesheet", "session", "display", "name",
-        "qmljsdebugger", "fontengine"};
-    static const QStringList qtFlags = {"reverse", "widgetcount", "nograb", "dograb", "sync"};
-    QStringList positional;
-    for (int i = 1; i < arguments.size(); ++i) {
-        const QString &arg = arguments[i];
-        if (!arg.startsWith('-') || arg == QLatin1String("-")) {
-            positional << arg;
-            continue;
-        }
-        const QString option = arg.mid(arg.startsWith(QLatin1String("--")) ? 2 : 1).section('=', 0, 0);
-        if (qtOptionsWithValue.contains(option)) {
-            if (!arg.contains('='))
-                ++i;
-        } else if (!qtFlags.contains(option)) {
-            *error = QStringLiteral("unknown option \"%1\" (see --help)").arg(arg);
-            return false;
-        }
-    }
-    if (positional.size() > 1) {
-        *error = QStringLiteral("the window opens one session file at a time (see --help)");
-        return false;
-    }
-    if (positional.size() == 1 && !QFileInfo::exists(positional.first())) {
-        *error = QStringLiteral("%1: no such command or session file (see --help)").arg(positional.first());
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
+    useBetterBlasKernels(argv);
     const QStringList arguments = rawArguments(argc, argv);
     if (needsGuiApplication(arguments)) {
         // Export draws text, so it needs the font database of a QGuiApplication;
         // the offscreen platform gives one without any display or X server.
         qputenv("QT_QPA_PLATFORM", "offscreen");
-        g_previousHandler = qInstallMessageHandler(quietStartupHandler);
-        QGuiApplication app(argc, argv);
-        qInstallMessageHandler(g_previousHandler);
+        g_previousHandler = qInstallMessageHandler(quietStartupHandler); // for the whole command
+        // bench --drag times the real main window, which needs widgets.
+        const std::unique_ptr<QGuiApplication> app = commandKind(arguments) == CommandLine::Kind::Bench
+            ? std::make_unique<QApplication>(argc, argv)
+            : std::make_unique<QGuiApplication>(argc, argv);
         setApplicationInfo();
-        return runHeadlessCommand(app.arguments());
+        return runHeadlessCommand(app->arguments());
     }
     if (isHeadlessCommand(arguments)) {
         // No QGuiApplication: these commands must run without any display.
@@ -102,9 +89,11 @@ int main(int argc, char **argv)
         return runHeadlessCommand(app.arguments());
     }
 
-    QString error;
-    if (!windowArgumentsAreValid(arguments, &error)) {
-        QTextStream(stderr) << "attention-explorer: " << error << Qt::endl;
+    // Checked before QApplication exists: without a display it aborts, and a
+    // typo would never get its one-line answer.
+    const CommandLine command = parseCommandLine(arguments);
+    if (!command.error.isEmpty()) {
+        QTextStream(stderr) << "attention-explorer: " << command.error << Qt::endl;
         return ExitBadInput;
     }
     QApplication app(argc, argv);

@@ -66,8 +66,9 @@ namespace {
 
 bool resultIsFinite(const AttentionResult &result)
 {
+    // Single-precision scores are bounded before they are computed (forwardSingle).
     for (const HeadResult &head : result.heads)
-        if (!head.scores.allFinite() || !head.weights.allFinite())
+        if (!head.weights.allFinite() || (!result.singlePrecision && !head.scores.allFinite()))
             return false;
     return result.output.allFinite();
 }
@@ -177,9 +178,8 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     result.singlePrecision = precision == Precision::Single
         || (precision == Precision::Auto && forwardFlops(n, m, dModel, config) > kFullPrecisionFlops);
     if (result.singlePrecision) {
-        detail::forwardSingle(pass, result);
         // float overflows near 3e38, double near 1e308: let double decide.
-        if (!resultIsFinite(result)) {
+        if (!detail::forwardSingle(pass, result) || !resultIsFinite(result)) {
             result.singlePrecision = false;
             result.heads.clear();
         }

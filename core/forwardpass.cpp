@@ -1,25 +1,32 @@
 #include "forwardpass.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace attn::detail {
 
 namespace {
 
-// Softmax of each row in place, over the keys the causal mask leaves visible.
-// Rows of a row-major matrix are contiguous, so each is one vectorized run.
-// With rowMax/rowInverseSum, rows are scaled by the reciprocal of their sum
-// and both are kept, so that a weight can be derived again from its score.
 template<typename Scalar>
-void softmaxRowsInPlace(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> &a, bool causal,
-                        Eigen::Matrix<Scalar, Eigen::Dynamic, 1> *rowMax = nullptr,
-                        Eigen::Matrix<Scalar, Eigen::Dynamic, 1> *rowInverseSum = nullptr)
+using RowMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template<typename Scalar>
+using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+
+// out = softmax(scores * scale) for rows [begin, end), over the keys the
+// causal mask leaves visible. Rows of a row-major matrix are contiguous, so
+// each is one vectorized run. With rowMax/rowInverseSum, rows are scaled by
+// the reciprocal of their sum and both are kept, so that a weight can be
+// derived again from its score (AttentionMatrix::softmaxOf).
+template<typename Scalar>
+void softmaxRows(const RowMatrix<Scalar> &scores, Scalar scale, bool causal, Eigen::Index begin, Eigen::Index end,
+                 RowMatrix<Scalar> &out, Vector<Scalar> *rowMax, Vector<Scalar> *rowInverseSum)
 {
-    const Eigen::Index m = a.cols();
-    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    const Eigen::Index m = scores.cols();
+    for (Eigen::Index i = begin; i < end; ++i) {
         // Under the causal mask, query i sees keys 0..i; there is always key 0.
         const Eigen::Index visible = causal ? std::min<Eigen::Index>(i + 1, m) : m;
-        auto keys = a.row(i).head(visible);
+        auto keys = out.row(i).head(visible);
+        keys = scores.row(i).head(visible) * scale;
         const Scalar largest = keys.maxCoeff(); // becomes exp(0) = 1: nothing overflows
         keys = (keys.array() - largest).exp().matrix();
         if (rowInverseSum) {
@@ -30,8 +37,28 @@ void softmaxRowsInPlace(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Ei
         } else {
             keys /= keys.sum();
         }
-        a.row(i).tail(m - visible).setZero();
+        out.row(i).tail(m - visible).setZero();
     }
+}
+
+// The same over all rows; large matrices are split between two threads (the
+// machines this runs on have two cores, and the exponentials are a tenth of a
+// 1024-token pass).
+template<typename Scalar>
+void softmaxAllRows(const RowMatrix<Scalar> &scores, Scalar scale, bool causal, RowMatrix<Scalar> &out,
+                    Vector<Scalar> *rowMax = nullptr, Vector<Scalar> *rowInverseSum = nullptr)
+{
+    const Eigen::Index n = scores.rows();
+    out.resize(n, scores.cols());
+    if (scores.size() < (Eigen::Index(1) << 17)) {
+        softmaxRows(scores, scale, causal, 0, n, out, rowMax, rowInverseSum);
+        return;
+    }
+    // Under the mask the lower rows hold more keys: split the work, not the rows.
+    const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
+    std::thread helper([&] { softmaxRows(scores, scale, causal, half, n, out, rowMax, rowInverseSum); });
+    softmaxRows(scores, scale, causal, 0, half, out, rowMax, rowInverseSum);
+    helper.join();
 }
 
 // The per-head matrices side by side (d_model x heads*head_dim), in float:
@@ -49,9 +76,9 @@ Eigen::MatrixXf sideBySide(const std::vector<Eigen::MatrixXd> &perHead)
 
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal)
 {
-    RowMatrixD a = scores * scale;
-    softmaxRowsInPlace(a, causal);
-    return a;
+    RowMatrixD weights;
+    softmaxAllRows(RowMatrixD(scores), scale, causal, weights);
+    return weights;
 }
 
 void forwardDouble(const PassInputs &in, AttentionResult &result)
@@ -73,8 +100,8 @@ void forwardDouble(const PassInputs &in, AttentionResult &result)
         }
         RowMatrixD scores(n, head.keys.rows());
         scores.noalias() = head.queries * head.keys.transpose();
-        RowMatrixD weights = scores * in.scale;
-        softmaxRowsInPlace(weights, config.causal);
+        RowMatrixD weights;
+        softmaxAllRows(scores, in.scale, config.causal, weights);
         head.context.noalias() = weights * head.values;
         concat.middleCols(h * dk, dk) = head.context;
         head.scores = AttentionMatrix(std::move(scores));
@@ -86,7 +113,7 @@ void forwardDouble(const PassInputs &in, AttentionResult &result)
         result.output = std::move(concat);
 }
 
-void forwardSingle(const PassInputs &in, AttentionResult &result)
+bool forwardSingle(const PassInputs &in, AttentionResult &result)
 {
     const AttentionConfig &config = in.config;
     const bool simplified = config.mode == Mode::Simplified;
@@ -108,14 +135,19 @@ void forwardSingle(const PassInputs &in, AttentionResult &result)
     Eigen::MatrixXf concat(n, config.heads * dk);
     result.heads.resize(std::size_t(config.heads));
     const float scale = float(in.scale);
+    RowMatrixF weights; // one head's at a time: they are derived again when shown
     for (int h = 0; h < computed; ++h) {
         const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk),
                    vh = values.middleCols(h * dk, dk);
+        // |q.k| <= |q||k| (Cauchy-Schwarz): below this bound no score can
+        // overflow float, which spares checking a million scores per head.
+        const double bound = double(qh.rowwise().norm().maxCoeff()) * double(kh.rowwise().norm().maxCoeff());
+        if (!(bound < 1e37))
+            return false;
         auto scores = std::make_shared<RowMatrixF>(n, m);
         scores->noalias() = qh * kh.transpose();
-        RowMatrixF weights = *scores * scale; // only while this head is computed
         Eigen::VectorXf rowMax(n), rowInverseSum(n);
-        softmaxRowsInPlace(weights, config.causal, &rowMax, &rowInverseSum);
+        softmaxAllRows(*scores, scale, config.causal, weights, &rowMax, &rowInverseSum);
         concat.middleCols(h * dk, dk).noalias() = weights * vh;
 
         HeadResult &head = result.heads[std::size_t(h)];
@@ -135,6 +167,7 @@ void forwardSingle(const PassInputs &in, AttentionResult &result)
         result.output = (concat * in.weights.output.cast<float>()).cast<double>();
     else
         result.output = concat.cast<double>();
+    return true;
 }
 
 } // namespace attn::detail

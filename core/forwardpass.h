@@ -18,8 +18,9 @@ struct PassInputs
 // Row-wise softmax of scores * scale (see softmaxRows).
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);
 
-// Fill result.heads and result.output.
+// Fill result.heads and result.output. forwardSingle returns false, having
+// filled nothing useful, when float could overflow: then use double.
 void forwardDouble(const PassInputs &in, AttentionResult &result);
-void forwardSingle(const PassInputs &in, AttentionResult &result);
+bool forwardSingle(const PassInputs &in, AttentionResult &result);
 
 } // namespace attn::detail

@@ -2,9 +2,11 @@
 // that survives a write/read round trip unchanged and computes finite
 // numbers, or a one-line error naming the file. Never a crash or a hang.
 
+#include "session.h"
 #include "sessionio.h"
 
 #include <QByteArray>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 
@@ -24,13 +26,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::abort();
     // Keep the work per input small: the maths is fuzzed on small sessions only.
     if (session->tokenCount() * session->dModel() * session->attention.heads <= 4096) {
-        try {
-            const attn::AttentionResult result = attn::computeSession(*session);
-            for (const attn::HeadResult &head : result.heads)
-                if (!head.weights.allFinite())
-                    std::abort();
-        } catch (const attn::InputError &) {
-            // A refusal with a message is a valid outcome (e.g. overflow).
+        // Both precisions: the float path must stay finite (or fall back to double).
+        for (const attn::Precision precision : {attn::Precision::Double, attn::Precision::Single}) {
+            try {
+                const attn::AttentionResult result = attn::computeSession(*session, precision);
+                for (const attn::HeadResult &head : result.heads) {
+                    if (!head.weights.allFinite() || !head.scores.allFinite())
+                        std::abort();
+                    for (Eigen::Index i = 0; i < head.weights.rows(); ++i)
+                        if (std::abs(head.weights.row(i).sum() - 1.0) > 1e-4)
+                            std::abort();
+                }
+            } catch (const attn::InputError &) {
+                // A refusal with a message is a valid outcome (e.g. overflow).
+            }
         }
     }
     return 0;

@@ -1,0 +1,141 @@
+#include "benchviews.h"
+
+#include "benchtiming.h"
+#include "document.h"
+#include "heatmappainter.h"
+#include "mainwindow.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QImage>
+#include <QPainter>
+#include <QPalette>
+#include <limits>
+
+namespace {
+
+// Counts paint events anywhere in the window: proof that the views did repaint.
+class PaintCounter : public QObject
+{
+public:
+    int paints = 0;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+// Runs the event loop until the document has a result newer than
+// `resultsBefore` and every repaint that result asked for has been done.
+void settle(Document &doc, int resultsBefore, const int &results)
+{
+    while (doc.isComputing() || results == resultsBefore)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QCoreApplication::processEvents(); // the views' update() requests: the painting itself
+}
+
+attn::Session dragSession(attn::Session s, const BenchArgs &args)
+{
+    s.tokens.clear();
+    for (int i = 0; i < args.tokens; ++i)
+        s.tokens << QStringLiteral("w%1").arg(i);
+    s.sentence = s.tokens.join(QLatin1Char(' '));
+    s.embeddings = randomMatrix(args.tokens, args.dModel, 11);
+    s.query = std::min(5, args.tokens - 1);
+    s.attention.mode = attn::Mode::ScaledDotProduct;
+    s.attention.heads = args.heads;
+    s.attention.headDim = args.headDim;
+    s.attention.causal = args.causal;
+    s.attention.outputProjection = true;
+    s.weights = {};
+    return s;
+}
+
+} // namespace
+
+QJsonObject paintBench(int repeat)
+{
+    QJsonObject out;
+    for (int tokens : {512, 2048, 4096}) {
+        // Simplified mode over 2 dimensions: cheap to compute, the same n x n to paint.
+        Document doc;
+        doc.setSyncFlopLimit(std::numeric_limits<double>::infinity()); // the result now, not from a worker
+        attn::Session s = doc.session();
+        s.tokens.clear();
+        for (int i = 0; i < tokens; ++i)
+            s.tokens << QStringLiteral("t%1").arg(i);
+        s.embeddings = randomMatrix(tokens, 2, 7);
+        s.query = 0;
+        s.attention.mode = attn::Mode::Simplified;
+        s.attention.headDim = 2;
+        doc.resetSession(s);
+        HeatmapPainter painter;
+        painter.setSnapshot(doc.snapshot());
+        QImage image(1280, 800, QImage::Format_ARGB32_Premultiplied);
+        const QPalette palette;
+        const Timing first = timeRepeated(1, [&] {
+            QPainter p(&image);
+            painter.paint(p, QRectF(image.rect()), palette);
+        });
+        const Timing repaint = timeRepeated(repeat, [&] {
+            QPainter p(&image);
+            painter.paint(p, QRectF(image.rect()), palette);
+        });
+        const Timing hover = timeRepeated(repeat, [&] {
+            painter.setHoverCell(tokens / 3, tokens / 2);
+            QPainter p(&image);
+            painter.paint(p, QRectF(image.rect()), palette);
+        });
+        QJsonObject row;
+        row["first_paint_ms"] = first.medianMs;
+        row["repaint_median_ms"] = repaint.medianMs;
+        row["hover_repaint_median_ms"] = hover.medianMs;
+        out[QString::number(tokens)] = row;
+    }
+    return out;
+}
+
+QJsonObject dragBench(const BenchArgs &args)
+{
+    Document doc;
+    int results = 0;
+    QObject::connect(&doc, &Document::resultChanged, [&results] { ++results; });
+    MainWindow window(&doc);
+    window.resize(1600, 1000);
+    window.show();
+    doc.resetSession(dragSession(doc.session(), args));
+    settle(doc, -1, results);
+
+    PaintCounter counter;
+    for (QWidget *w : window.findChildren<QWidget *>())
+        w->installEventFilter(&counter);
+
+    std::vector<double> total, compute;
+    int fewestPaints = std::numeric_limits<int>::max();
+    const int token = doc.session().query, dim = std::min(3, args.dModel - 1);
+    const double start = doc.session().embeddings(token, dim);
+    for (int r = 0; r < args.repeat; ++r) {
+        // One step of a drag: the edit the embedding sliders make, merged into one undo step.
+        const int before = results;
+        counter.paints = 0;
+        QElapsedTimer timer;
+        timer.start();
+        doc.setEmbeddingValue(token, dim, start + ((r % 2) ? 0.01 : -0.01), /*dragId*/ 1);
+        settle(doc, before, results);
+        total.push_back(timer.nsecsElapsed() / 1e6);
+        compute.push_back(doc.lastComputeMilliseconds());
+        fewestPaints = std::min(fewestPaints, counter.paints);
+    }
+    const Timing t = summarize(total);
+    QJsonObject out = sizesJson(args);
+    out["single_precision"] = doc.snapshot()->result && doc.snapshot()->result->singlePrecision;
+    out["change_to_repainted_median_ms"] = t.medianMs;
+    out["change_to_repainted_min_ms"] = t.minMs;
+    out["compute_median_ms"] = summarize(compute).medianMs;
+    out["widgets_painted_per_change"] = fewestPaints;
+    return out;
+}

@@ -1,0 +1,74 @@
+#pragma once
+// The whole command line parsed into plain data, with no window, painting or
+// file reading, so that tests and the fuzzer can check every argument list.
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+// `attention-explorer [SESSION]`, checked before QApplication exists.
+struct WindowArgs
+{
+    QString session; // empty: the built-in example
+};
+
+struct ComputeArgs
+{
+    QString session;
+    std::optional<QString> output; // unset: stdout
+};
+
+// What export was asked for. View and colour map stay names: their lists live
+// in ui/ (exporter.h), which this library must not depend on.
+struct ExportArgs
+{
+    QString session;
+    QString output;
+    std::optional<QString> view;
+    std::optional<QString> colorMap;
+    std::optional<int> head;  // -1: the average; any other number, range-checked by the exporter
+    std::optional<int> query; // unset: the session's query
+    std::optional<QSize> size; // each side 1 to 999999; the exporter checks the real range
+    std::optional<double> scale;
+    bool dark = false;
+};
+
+enum class BenchPrecision { Auto, Single, Double };
+
+struct BenchArgs
+{
+    int tokens = 1024;  // 1 to attn::kMaxTokens
+    int dModel = 512;   // 1 to attn::kMaxDModel
+    int heads = 8;      // 1 to attn::kMaxHeads
+    int headDim = 64;   // 1 to attn::kMaxHeadDim; d_model / heads unless given
+    bool causal = false;
+    int repeat = 10;    // 1 to 1000
+    bool paint = false; // time heatmap painting instead of the forward pass
+    bool drag = false;  // --drag: time a slider change to repainted views instead
+    BenchPrecision precision = BenchPrecision::Auto; // --precision auto|single|double
+};
+
+struct CommandLine
+{
+    enum class Kind { Window, Help, Version, Compute, Export, Bench };
+    Kind kind = Kind::Window;
+    QString error;    // one line without the program name; set: exit with 2
+    QString helpText; // set when a command's --help was asked: print it, exit with 0
+    WindowArgs window;
+    ComputeArgs compute;
+    ExportArgs exportArgs;
+    BenchArgs bench;
+};
+
+// The command that arguments[1] names; Window for anything else, a session
+// file or a typo alike (the window's check tells them apart).
+CommandLine::Kind commandKind(const QStringList &arguments);
+
+// Parses and checks all of `arguments` (argv[0] first) with the messages the
+// program prints. The window's SESSION must exist; nothing else is read.
+CommandLine parseCommandLine(const QStringList &arguments);
+
+// `text` made safe to print as one line: control characters and line or
+// paragraph separators become escapes such as \n or \u2028.
+QString oneLine(const QString &text);

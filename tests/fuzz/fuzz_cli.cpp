@@ -1,0 +1,79 @@
+// libFuzzer target: command-line parsing. The input is the argument list,
+// NUL-separated UTF-8, after the program's name. Any list must give either a
+// one-line error, a help text, or a command whose numbers are in the ranges
+// the parser promises. Never a crash or a hang.
+
+#include "attention.h"
+#include "cliparse.h"
+
+#include <QStringList>
+#include <cstdint>
+#include <cstdlib>
+
+namespace {
+
+bool within(int value, int low, int high) { return value >= low && value <= high; }
+
+// What oneLine() escapes must never be left in a message.
+bool isOneLine(const QString &text) { return oneLine(text) == text; }
+
+bool benchIsValid(const BenchArgs &b)
+{
+    return within(b.tokens, 1, attn::kMaxTokens) && within(b.dModel, 1, attn::kMaxDModel)
+        && within(b.heads, 1, attn::kMaxHeads) && within(b.headDim, 1, attn::kMaxHeadDim)
+        && within(b.repeat, 1, 1000)
+        && (b.precision == BenchPrecision::Auto || b.precision == BenchPrecision::Single
+            || b.precision == BenchPrecision::Double);
+}
+
+// Head, query and scale may be any number: the exporter checks them against the session.
+bool exportIsValid(const ExportArgs &e, const QStringList &arguments)
+{
+    return arguments.contains(e.session)
+        && (!e.size || (within(e.size->width(), 1, 999999) && within(e.size->height(), 1, 999999)));
+}
+
+bool commandIsValid(const CommandLine &c, const QStringList &arguments)
+{
+    using Kind = CommandLine::Kind;
+    if (!c.helpText.isEmpty())
+        return (c.kind == Kind::Compute || c.kind == Kind::Export || c.kind == Kind::Bench)
+            && c.helpText.startsWith(QLatin1String("Usage: "));
+    switch (c.kind) {
+    case Kind::Window:
+        return c.window.session.isEmpty() || arguments.contains(c.window.session);
+    case Kind::Compute:
+        return arguments.contains(c.compute.session);
+    case Kind::Export:
+        return exportIsValid(c.exportArgs, arguments);
+    case Kind::Bench:
+        return benchIsValid(c.bench);
+    case Kind::Help:
+    case Kind::Version:
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    QStringList arguments{QStringLiteral("attention-explorer")};
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+    if (!bytes.isEmpty()) {
+        for (const QByteArray &argument : bytes.split('\0'))
+            arguments << QString::fromUtf8(argument);
+    }
+    const CommandLine command = parseCommandLine(arguments);
+    if (command.kind != commandKind(arguments))
+        std::abort();
+    if (!command.error.isEmpty()) {
+        if (!isOneLine(command.error) || !command.helpText.isEmpty())
+            std::abort();
+        return 0;
+    }
+    if (!commandIsValid(command, arguments))
+        std::abort();
+    return 0;
+}

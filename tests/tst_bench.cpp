@@ -1,0 +1,99 @@
+// `attention-explorer bench`, run as a separate process: it runs on small
+// sizes, reports what it measured, and uses OpenBLAS's best kernels.
+
+#include "attention.h"
+#include "blasruntime.h"
+#include "headlessrun.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+namespace {
+
+QJsonObject runBench(const QStringList &arguments)
+{
+    const HeadlessRun run = runHeadless(QStringLiteral(ATTN_APP_PATH), QStringList{QStringLiteral("bench")} + arguments);
+    if (run.exitCode != 0)
+        qWarning("bench exited with %d: %s", run.exitCode, run.err.constData());
+    return QJsonDocument::fromJson(run.out).object();
+}
+
+} // namespace
+
+class TestBench : public QObject
+{
+    Q_OBJECT
+private slots:
+    void forwardPass()
+    {
+        const QJsonObject out = runBench({"--tokens", "64", "--d-model", "32", "--heads", "2", "--repeat", "2"});
+        QCOMPARE(out["tokens"].toInt(), 64);
+        QCOMPARE(out["head_dim"].toInt(), 16);
+        attn::AttentionConfig c;
+        c.heads = 2;
+        c.headDim = 16;
+        c.outputProjection = true;
+        QCOMPARE(out["flops_per_pass"].toDouble(), attn::forwardFlops(64, 64, 32, c));
+        QCOMPARE(out["precision"].toString(), QStringLiteral("double")); // a teaching size
+        QVERIFY(out["min_ms"].toDouble() > 0 && out["min_ms"].toDouble() <= out["median_ms"].toDouble());
+        QVERIFY(out["sgemm_gflops"].toDouble() > 0);
+        QVERIFY(out["peak_rss_mib"].toDouble() > 1);
+    }
+
+    void forwardPassInSinglePrecision()
+    {
+        const QJsonObject out = runBench({"--tokens", "64", "--d-model", "32", "--repeat", "1", "--precision", "single"});
+        QCOMPARE(out["precision"].toString(), QStringLiteral("single"));
+    }
+
+    // OpenBLAS 0.3.21 falls back to SSE3 kernels on processors newer than it;
+    // the app must start again with kernels that use the processor's vectors.
+    void usesTheBestBlasKernels()
+    {
+        if (qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
+            QSKIP("OPENBLAS_CORETYPE is set: the user chose the kernels");
+        const QString core = runBench({"--tokens", "8", "--d-model", "8", "--repeat", "1"})["blas_core"].toString();
+        QVERIFY(!core.isEmpty());
+        const attn::CpuFeatures cpu = attn::detectCpuFeatures();
+        if (cpu.avx2 && cpu.fma)
+            QVERIFY2(core != QLatin1String("Prescott"), qPrintable(core));
+    }
+
+    void betterCoreTypes_data()
+    {
+        QTest::addColumn<QString>("current");
+        QTest::addColumn<int>("level"); // 0 none, 1 AVX2+FMA, 2 AVX-512, 3 AVX-512 with BF16
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("prescott on avx-512 bf16") << "Prescott" << 3 << "Cooperlake";
+        QTest::newRow("prescott on avx-512") << "Prescott" << 2 << "SkylakeX";
+        QTest::newRow("prescott on avx2") << "Prescott" << 1 << "Haswell";
+        QTest::newRow("prescott on an old processor") << "Prescott" << 0 << "";
+        QTest::newRow("a good choice stays") << "Haswell" << 3 << "";
+        QTest::newRow("an amd choice stays") << "Zen" << 1 << "";
+    }
+    void betterCoreTypes()
+    {
+        QFETCH(QString, current);
+        QFETCH(int, level);
+        QFETCH(QString, expected);
+        attn::CpuFeatures cpu;
+        cpu.avx2 = cpu.fma = level >= 1;
+        cpu.avx512f = cpu.avx512bw = cpu.avx512vl = cpu.avx512dq = level >= 2;
+        cpu.avx512bf16 = level >= 3;
+        QCOMPARE(QString::fromStdString(attn::betterBlasCoreType(current.toStdString(), cpu)), expected);
+    }
+
+    // One slider step in the real window, offscreen: the views repaint.
+    void drag()
+    {
+        const QJsonObject out = runBench({"--drag", "--tokens", "24", "--d-model", "16", "--heads", "2", "--repeat", "3"});
+        QCOMPARE(out["tokens"].toInt(), 24);
+        QVERIFY(out["widgets_painted_per_change"].toInt() >= 3); // heatmap, pipeline, bars at least
+        QVERIFY(out["change_to_repainted_median_ms"].toDouble() > 0);
+        QVERIFY(out["compute_median_ms"].toDouble() > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBench)
+#include "tst_bench.moc"

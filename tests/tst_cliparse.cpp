@@ -1,0 +1,253 @@
+// parseCommandLine on its own: which command, which values, and the exact
+// one-line messages the program prints (tst_cli and tst_exportcli run them).
+
+#include "cliparse.h"
+
+#include <QTest>
+
+namespace {
+
+QString data(const char *file) { return QStringLiteral(ATTN_TEST_DATA "/") + QLatin1String(file); }
+
+CommandLine parse(const QStringList &arguments)
+{
+    return parseCommandLine(QStringList{QStringLiteral("attention-explorer")} + arguments);
+}
+
+template<typename T>
+QString optional(const std::optional<T> &value)
+{
+    if (!value)
+        return QStringLiteral("-");
+    if constexpr (std::is_same_v<T, QSize>)
+        return QStringLiteral("%1x%2").arg(value->width()).arg(value->height());
+    else if constexpr (std::is_same_v<T, QString>)
+        return *value;
+    else
+        return QString::number(*value);
+}
+
+// One line per command so that a failing row shows every field at once.
+QString describe(const CommandLine &c)
+{
+    switch (c.kind) {
+    case CommandLine::Kind::Window:
+        return QStringLiteral("window %1").arg(c.window.session);
+    case CommandLine::Kind::Help:
+        return QStringLiteral("help");
+    case CommandLine::Kind::Version:
+        return QStringLiteral("version");
+    case CommandLine::Kind::Compute:
+        return QStringLiteral("compute %1 -o %2").arg(c.compute.session, optional(c.compute.output));
+    case CommandLine::Kind::Export: {
+        const ExportArgs &e = c.exportArgs;
+        return QStringLiteral("export %1 -o %2 view %3 colormap %4 head %5 query %6 size %7 scale %8 dark %9")
+            .arg(e.session, e.output, optional(e.view), optional(e.colorMap), optional(e.head), optional(e.query),
+                 optional(e.size), optional(e.scale), QString::number(e.dark));
+    }
+    case CommandLine::Kind::Bench: {
+        const BenchArgs &b = c.bench;
+        const char *precision[] = {"auto", "single", "double"};
+        return QStringLiteral("bench %1 %2 %3 %4 causal %5 repeat %6 paint %7 drag %8 %9")
+            .arg(b.tokens).arg(b.dModel).arg(b.heads).arg(b.headDim).arg(b.causal).arg(b.repeat).arg(b.paint)
+            .arg(b.drag).arg(QLatin1String(precision[int(b.precision)]));
+    }
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCliParse : public QObject
+{
+    Q_OBJECT
+private slots:
+    void commands_data();
+    void commands();
+    void errors_data();
+    void errors();
+    void subcommandHelp_data();
+    void subcommandHelp();
+    void oneLineEscapes_data();
+    void oneLineEscapes();
+};
+
+void TestCliParse::commands_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected"); // describe() of the result
+
+    const QString example = data("example.attn.json");
+    QTest::newRow("window, the example") << QStringList{} << "window ";
+    QTest::newRow("window, a session") << QStringList{example} << "window " + example;
+    QTest::newRow("window, Qt's options pass")
+        << QStringList{"-platform", "offscreen", "--style=fusion", "-reverse", example} << "window " + example;
+    QTest::newRow("--help") << QStringList{"--help"} << "help";
+    QTest::newRow("-h ignores the rest") << QStringList{"-h", "--bogus"} << "help";
+    QTest::newRow("--version") << QStringList{"--version"} << "version";
+    QTest::newRow("-v") << QStringList{"-v"} << "version";
+
+    QTest::newRow("compute to stdout") << QStringList{"compute", "s.json"} << "compute s.json -o -";
+    QTest::newRow("compute -o") << QStringList{"compute", "s.json", "-o", "r.json"} << "compute s.json -o r.json";
+    QTest::newRow("compute --output=") << QStringList{"compute", "--output=r.json", "s.json"}
+                                       << "compute s.json -o r.json";
+
+    QTest::newRow("export, defaults") << QStringList{"export", "s.json", "-o", "out.png"}
+                                      << "export s.json -o out.png view - colormap - head - query - size - scale - dark 0";
+    QTest::newRow("export, every option")
+        << QStringList{"export", "s.json", "--output", "out.svg", "--view", "bars", "--head", "3", "--query", "2",
+                       "--size", "640X480", "--scale", "1.5", "--colormap", "magma", "--dark"}
+        << "export s.json -o out.svg view bars colormap magma head 3 query 2 size 640x480 scale 1.5 dark 1";
+    QTest::newRow("export, head average") << QStringList{"export", "s.json", "-o", "o.csv", "--head", "average"}
+                                          << "export s.json -o o.csv view - colormap - head -1 query - size - scale - dark 0";
+    // Names and ranges are the exporter's to check, with the session at hand.
+    QTest::newRow("export, names and ranges pass")
+        << QStringList{"export", "s.json", "-o", "o.png", "--view", "nope", "--colormap", "jet", "--head", "-7",
+                       "--query", "99", "--size", "4x4", "--scale", "0"}
+        << "export s.json -o o.png view nope colormap jet head -7 query 99 size 4x4 scale 0 dark 0";
+
+    QTest::newRow("bench, defaults") << QStringList{"bench"} << "bench 1024 512 8 64 causal 0 repeat 10 paint 0 drag 0 auto";
+    QTest::newRow("bench, every option")
+        << QStringList{"bench", "--tokens", "256", "--d-model", "256", "--heads", "4", "--head-dim", "16", "--causal",
+                       "--repeat", "3", "--paint", "--drag", "--precision", "double"}
+        << "bench 256 256 4 16 causal 1 repeat 3 paint 1 drag 1 double";
+    QTest::newRow("bench --drag, its own default size") << QStringList{"bench", "--drag"}
+                                                        << "bench 256 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto";
+    QTest::newRow("bench --drag, a given size") << QStringList{"bench", "--drag", "--tokens", "4096"}
+                                                << "bench 4096 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto";
+    QTest::newRow("bench, head_dim rounds down") << QStringList{"bench", "--d-model", "100", "--heads", "3"}
+                                                 << "bench 1024 100 3 33 causal 0 repeat 10 paint 0 drag 0 auto";
+    QTest::newRow("bench, --head-dim rescues a small d_model")
+        << QStringList{"bench", "--d-model", "4", "--heads", "8", "--head-dim", "2", "--precision=single"}
+        << "bench 1024 4 8 2 causal 0 repeat 10 paint 0 drag 0 single";
+    QTest::newRow("bench, the limits") << QStringList{"bench", "--tokens", "4096", "--d-model", "1024", "--heads",
+                                                      "64", "--repeat", "1000"}
+                                       << "bench 4096 1024 64 16 causal 0 repeat 1000 paint 0 drag 0 auto";
+}
+
+void TestCliParse::commands()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const CommandLine command = parse(arguments);
+    QCOMPARE(command.error, QString());
+    QCOMPARE(command.helpText, QString());
+    QCOMPARE(describe(command), expected);
+}
+
+void TestCliParse::errors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("error"); // exactly, without "attention-explorer: "
+
+    QTest::newRow("window, unknown option") << QStringList{"--frobnicate"} << "unknown option \"--frobnicate\" (see --help)";
+    QTest::newRow("window, two files") << QStringList{data("example.attn.json"), data("cross.attn.json")}
+                                       << "the window opens one session file at a time (see --help)";
+    QTest::newRow("unknown command") << QStringList{"frobnicate"}
+                                     << "frobnicate: no such command or session file (see --help)";
+
+    QTest::newRow("compute without SESSION") << QStringList{"compute"} << "compute takes one SESSION file (see --help)";
+    QTest::newRow("compute with two") << QStringList{"compute", "a", "b"} << "compute takes one SESSION file (see --help)";
+    QTest::newRow("compute -o without OUT") << QStringList{"compute", "s.json", "-o"} << "Missing value after '-o'.";
+    QTest::newRow("compute, unknown option") << QStringList{"compute", "--bogus", "s.json"} << "Unknown option 'bogus'.";
+
+    const QStringList exp{"export", "s.json", "-o", "out.png"};
+    QTest::newRow("export without -o") << QStringList{"export", "s.json"} << "export needs -o OUT (see --help)";
+    QTest::newRow("export without SESSION") << QStringList{"export", "-o", "out.png"}
+                                            << "export takes one SESSION file (see --help)";
+    QTest::newRow("export --dark=1") << exp + QStringList{"--dark=1"} << "Unexpected value after '--dark'.";
+    QTest::newRow("head not a number") << exp + QStringList{"--head", "1x"}
+                                       << "--head 1x: expected a 0-based head number or \"average\"";
+    QTest::newRow("size not WxH") << exp + QStringList{"--size", "800"}
+                                  << "--size 800: expected WxH in pixels, for example 800x600";
+    QTest::newRow("size over 6 digits") << exp + QStringList{"--size", "1234567x2"}
+                                        << "--size 1234567x2: expected WxH in pixels, for example 800x600";
+    // Fuzz finding: a zero side made an empty QSize, which export read as "the default size".
+    QTest::newRow("size with a zero side") << exp + QStringList{"--size", "0x600"}
+                                           << "--size 0x600: expected WxH in pixels, for example 800x600";
+    QTest::newRow("scale not a number") << exp + QStringList{"--scale", "two"}
+                                        << "--scale two: expected a number, for example 2";
+    QTest::newRow("query not a number") << exp + QStringList{"--query", "x"} << "--query x: expected a 0-based token number";
+    QTest::newRow("head before size") << exp + QStringList{"--size", "1", "--head", "y"}
+                                      << "--head y: expected a 0-based head number or \"average\"";
+    // Fuzz finding: a newline in an argument split the message over two lines.
+    QTest::newRow("newline in a value") << exp + QStringList{"--head", "1\n2"}
+                                        << "--head 1\\n2: expected a 0-based head number or \"average\"";
+    QTest::newRow("newline in a file name") << QStringList{"a\nb\r"}
+                                            << "a\\nb\\r: no such command or session file (see --help)";
+    QTest::newRow("line separator in an option") << QStringList{"compute", QString::fromUtf8("--a\u2028b")}
+                                                 << "Unknown option 'a\\u2028b'.";
+
+    QTest::newRow("bench tokens 0") << QStringList{"bench", "--tokens", "0"}
+                                    << "--tokens must be a whole number from 1 to 4096";
+    QTest::newRow("bench tokens 1.5") << QStringList{"bench", "--tokens", "1.5"}
+                                      << "--tokens must be a whole number from 1 to 4096";
+    QTest::newRow("bench d_model 2000") << QStringList{"bench", "--d-model", "2000"}
+                                        << "--d-model must be a whole number from 1 to 1024";
+    QTest::newRow("bench heads 65") << QStringList{"bench", "--heads", "65"} << "--heads must be a whole number from 1 to 64";
+    QTest::newRow("bench repeat 1001") << QStringList{"bench", "--repeat", "1001"}
+                                       << "--repeat must be a whole number from 1 to 1000";
+    QTest::newRow("bench head_dim 0") << QStringList{"bench", "--head-dim", "0"}
+                                      << "--head-dim must be a whole number from 1 to 1024";
+    QTest::newRow("bench d_model / heads below 1") << QStringList{"bench", "--d-model", "4", "--heads", "8"}
+                                                   << "d_model / heads is below 1; give --head-dim";
+    QTest::newRow("bench unknown precision") << QStringList{"bench", "--precision", "half"}
+                                             << "--precision half: use auto, single or double";
+    QTest::newRow("bench precision without NAME") << QStringList{"bench", "--precision"}
+                                                  << "Missing value after '--precision'.";
+    QTest::newRow("bench numbers before precision") << QStringList{"bench", "--precision", "half", "--tokens", "0"}
+                                                    << "--tokens must be a whole number from 1 to 4096";
+    QTest::newRow("bench --drag takes no value") << QStringList{"bench", "--drag=yes"}
+                                                 << "Unexpected value after '--drag'.";
+}
+
+void TestCliParse::errors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    const CommandLine command = parse(arguments);
+    QCOMPARE(command.error, error);
+    QCOMPARE(command.helpText, QString());
+}
+
+void TestCliParse::subcommandHelp_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("mentions");
+    QTest::newRow("compute") << QStringList{"compute", "--help"} << QStringList{"SESSION", "-o, --output <OUT>"};
+    QTest::newRow("export") << QStringList{"export", "-h"} << QStringList{"--view <VIEW>", "--colormap <NAME>", "--dark"};
+    QTest::newRow("bench") << QStringList{"bench", "--help"}
+                           << QStringList{"--tokens <N>", "--paint", "--drag", "256 tokens", "--precision <NAME>"};
+}
+
+void TestCliParse::subcommandHelp()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, mentions);
+    const CommandLine command = parse(arguments);
+    QCOMPARE(command.error, QString());
+    QVERIFY(command.helpText.startsWith(QLatin1String("Usage: ")));
+    for (const QString &m : mentions)
+        QVERIFY2(command.helpText.contains(m), qPrintable(m));
+}
+
+void TestCliParse::oneLineEscapes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("plain") << "a b: é ✓" << "a b: é ✓";
+    QTest::newRow("newline, return, tab") << "a\nb\rc\td" << "a\\nb\\rc\\td";
+    QTest::newRow("escape, NEL, separators") << QString::fromUtf8("\x1b[1m\u0085\u2028\u2029")
+                                             << "\\u001b[1m\\u0085\\u2028\\u2029";
+}
+
+void TestCliParse::oneLineEscapes()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    QCOMPARE(oneLine(text), expected);
+    QCOMPARE(oneLine(expected), expected); // applying it twice changes nothing
+}
+
+QTEST_GUILESS_MAIN(TestCliParse)
+#include "tst_cliparse.moc"
