@@ -35,7 +35,7 @@ int runCompute(const ComputeArgs &args)
         return printError(error, ExitBadInput);
     attn::AttentionResult result;
     try {
-        result = attn::computeSession(*session);
+        result = attn::computeSession(*session, attn::Precision::Double); // result files keep every digit
     } catch (const attn::InputError &e) {
         return printError(QFileInfo(args.session).fileName() + QStringLiteral(": ") + QString::fromStdString(e.what()),
                           ExitBadInput);
@@ -99,7 +99,7 @@ QString usageText()
         "  attention-explorer export SESSION -o OUT [--view VIEW] [--head K] [--query I]\n"
         "                          [--size WxH] [--scale F] [--colormap NAME] [--dark]\n"
         "  attention-explorer bench [--tokens N] [--d-model D] [--heads H] [--head-dim K]\n"
-        "                          [--causal] [--repeat R] [--paint]\n"
+        "                          [--causal] [--repeat R] [--paint | --drag] [--precision NAME]\n"
         "  attention-explorer --help | --version\n"
         "\n"
         "Attention Explorer shows self-attention at work: edit each token's embedding,\n"
@@ -126,7 +126,10 @@ QString usageText()
         "  bench     Time the full forward pass on deterministic random data (defaults: 1024\n"
         "            tokens, d_model 512, 8 heads) and the machine's fastest single-precision\n"
         "            matrix product (OpenBLAS sgemm); print one JSON line. --paint times the\n"
-        "            heatmap painted at 1280x800 with 512, 2048 and 4096 tokens instead.\n"
+        "            heatmap painted at 1280x800 with 512, 2048 and 4096 tokens instead; --drag\n"
+        "            one slider step in the main window until every view has repainted (256\n"
+        "            tokens, d_model 256 unless given). --precision auto|single|double picks\n"
+        "            the forward pass's arithmetic (auto: single above 5e7 operations).\n"
         "\n"
         "Exit status: 0 success; 2 bad input or bad usage (one line on stderr);\n"
         "1 any other failure, such as a file that cannot be written.\n");

@@ -1,6 +1,7 @@
 // The command line, run as a separate process with no display at all.
 
 #include "resultio.h"
+#include "session.h"
 #include "sessionio.h"
 
 #include <QFile>
@@ -55,6 +56,7 @@ private slots:
     void compute();
     void crossAttentionHandWorked();
     void outputFile();
+    void largeSessionInDouble();
     void helpAndVersion_data();
     void helpAndVersion();
     void failures_data();
@@ -143,6 +145,43 @@ void TestCli::outputFile()
     f.close();
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), runApp({QStringLiteral("compute"), data("example.attn.json")}).out);
+}
+
+// The window computes a session this large in single precision; a result file
+// must still hold the double numbers.
+void TestCli::largeSessionInDouble()
+{
+    attn::Session s = attn::exampleSession();
+    s.tokens.clear();
+    for (int i = 0; i < 256; ++i)
+        s.tokens << QStringLiteral("w%1").arg(i);
+    s.embeddings = Eigen::MatrixXd::NullaryExpr(256, 128, [](Eigen::Index r, Eigen::Index c) {
+        return std::cos(0.11 * double(r) - 0.7 * double(c));
+    });
+    s.attention.heads = 4;
+    s.attention.headDim = 32;
+    s.weights = {};
+    QVERIFY(attn::sessionFlops(s) > attn::kFullPrecisionFlops);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.attn.json"));
+    QString error;
+    QVERIFY2(attn::writeSession(path, s, &error), qPrintable(error));
+    const Run run = runApp({QStringLiteral("compute"), path});
+    QCOMPARE(run.exitCode, 0);
+    const attn::AttentionResult exact = attn::computeSession(s, attn::Precision::Double);
+    const QJsonObject head = QJsonDocument::fromJson(run.out).object()["heads"].toArray()[2].toObject();
+    // Not bit for bit: this process and the app may run different OpenBLAS
+    // kernels (the app picks better ones), which sum in another order. Float
+    // would be off by about 1e-7.
+    const auto furthest = [](const QJsonValue &json, const Eigen::MatrixXd &m) {
+        double most = 0;
+        for (Eigen::Index i = 0; i < m.rows(); ++i)
+            for (Eigen::Index j = 0; j < m.cols(); ++j)
+                most = std::max(most, std::abs(json.toArray()[i].toArray()[j].toDouble() - m(i, j)));
+        return most;
+    };
+    QVERIFY(furthest(head["weights"], exact.heads[2].weights.toDouble()) < 1e-13);
+    QVERIFY(furthest(head["scores"], exact.heads[2].scores.toDouble()) < 1e-11);
 }
 
 void TestCli::helpAndVersion_data()
