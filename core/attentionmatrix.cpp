@@ -88,6 +88,17 @@ Eigen::MatrixXd AttentionMatrix::toDouble() const
     return out;
 }
 
+double AttentionMatrix::largestInRow(Eigen::Index r, Eigen::Index count, bool magnitude) const
+{
+    if (count <= 0)
+        return 0.0;
+    const Eigen::Index visible = m_causal ? std::min(r + 1, m_cols) : m_cols;
+    if (m_softmax && count >= visible)
+        return m_rowInverseSum[r]; // weights are never negative: value and magnitude agree
+    const Eigen::RowVectorXd values = row(r).head(count);
+    return magnitude ? values.cwiseAbs().maxCoeff() : values.maxCoeff();
+}
+
 bool AttentionMatrix::allFinite() const
 {
     if (!m_single)

@@ -40,6 +40,10 @@ public:
     // Row r in float, whatever the storage: what painters read 16 M cells with.
     void rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const;
     Eigen::MatrixXd toDouble() const;
+    // The largest value, or the largest magnitude, among the first `count`
+    // entries of row r. Free for derived weights: the row's largest weight
+    // is exp(0) times the reciprocal of its sum.
+    double largestInRow(Eigen::Index r, Eigen::Index count, bool magnitude) const;
     bool allFinite() const;
 
 private:

@@ -6,6 +6,7 @@
 #include <QPolygonF>
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -61,6 +62,8 @@ const attn::AttentionMatrix *HeatmapPainter::values() const
         return nullptr;
     if (m_ownsValues)
         return &m_average;
+    if (m_snapshotAverage)
+        return &m_snapshot->averageWeights;
     const attn::HeadResult &head = m_snapshot->result->heads[std::max(0, effectiveHead())];
     return m_showScores ? &head.scores : &head.weights;
 }
@@ -69,24 +72,26 @@ void HeatmapPainter::updateValues()
 {
     ++m_generation;
     m_imageDirty = true;
-    m_hasValues = m_ownsValues = false;
+    m_hasValues = m_ownsValues = m_snapshotAverage = false;
     m_average = {};
     if (!hasResult() || m_snapshot->result->heads.empty())
         return;
     const attn::AttentionResult &result = *m_snapshot->result;
     m_hasValues = true;
     // One head, or the average of a single head: read it in place.
+    // The average weights come with the snapshot, computed off the GUI thread.
     if (effectiveHead() < 0 && result.heads.size() > 1) {
-        m_ownsValues = true;
-        m_average = m_showScores ? attn::averageScores(result) : attn::averageWeights(result);
+        m_snapshotAverage = !m_showScores && m_snapshot->averageWeights.rows() == result.heads.front().weights.rows();
+        m_ownsValues = !m_snapshotAverage;
+        if (m_ownsValues)
+            m_average = m_showScores ? attn::averageScores(result) : attn::averageWeights(result);
     }
     // The range covers what is drawn: masked cells are hatched, not coloured.
     const attn::AttentionMatrix &v = *values();
     double largest = 0.0;
     for (int r = 0; r < rows(); ++r) {
         const int visible = result.causal ? std::min(columns(), r + 1) : columns();
-        const Eigen::RowVectorXd row = v.row(r).head(visible);
-        largest = std::max(largest, m_showScores ? row.cwiseAbs().maxCoeff() : row.maxCoeff());
+        largest = std::max(largest, v.largestInRow(r, visible, m_showScores));
     }
     if (!(largest > 0.0) || !std::isfinite(largest))
         largest = 1.0;
@@ -198,30 +203,52 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     const double scale = (kLutSize - 1) / (m_showScores ? 2 * m_rangeMax : m_rangeMax);
     const bool causal = m_snapshot->result->causal;
     const attn::AttentionMatrix &values = *this->values();
-    // Read row by row: a large result derives its weights a whole row at a time.
-    Eigen::RowVectorXf row(columns());
-    std::vector<float> best(std::size_t(w), 0.0f);
-    std::vector<char> any(std::size_t(w), 0);
-    for (int y = 0; y < h; ++y) {
-        // A block of rows/columns per pixel; the strongest unmasked value wins
-        // so a lone peak stays visible when 4096 tokens share 600 pixels.
-        const int r0 = int(qint64(y) * rows() / h), r1 = int(qint64(y + 1) * rows() / h);
-        std::fill(any.begin(), any.end(), 0);
-        for (int r = r0; r < r1; ++r) {
-            values.rowInto(r, row);
-            for (int x = 0; x < w; ++x) {
-                const int c0 = int(qint64(x) * columns() / w), c1 = int(qint64(x + 1) * columns() / w);
-                const int cEnd = causal ? std::min(c1, r + 1) : c1;
-                for (int c = c0; c < cEnd; ++c) {
-                    if (!any[x] || std::abs(row[c]) > std::abs(best[x]))
-                        best[x] = row[c];
-                    any[x] = 1;
+    const int nRows = rows(), nColumns = columns();
+    // The columns each pixel covers, once rather than per row.
+    std::vector<int> firstColumn(std::size_t(w) + 1);
+    for (int x = 0; x <= w; ++x)
+        firstColumn[std::size_t(x)] = int(qint64(x) * nColumns / w);
+    uchar *const bits = m_image.bits();
+    const qsizetype bytesPerLine = m_image.bytesPerLine();
+    // Image lines [y0, y1), reading the matrix row by row: a large result
+    // derives its weights a whole row at a time.
+    const auto paintLines = [&](int y0, int y1) {
+        Eigen::RowVectorXf row(nColumns);
+        std::vector<float> best(std::size_t(w), 0.0f);
+        std::vector<char> any(std::size_t(w), 0);
+        for (int y = y0; y < y1; ++y) {
+            // A block of rows/columns per pixel; the strongest unmasked value wins
+            // so a lone peak stays visible when 4096 tokens share 600 pixels.
+            const int r0 = int(qint64(y) * nRows / h), r1 = int(qint64(y + 1) * nRows / h);
+            std::fill(any.begin(), any.end(), 0);
+            for (int r = r0; r < r1; ++r) {
+                values.rowInto(r, row);
+                const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
+                for (std::size_t x = 0; x < std::size_t(w); ++x) {
+                    const int cEnd = std::min(firstColumn[x + 1], visibleEnd);
+                    for (int c = firstColumn[x]; c < cEnd; ++c) {
+                        if (!any[x] || std::abs(row[c]) > std::abs(best[x]))
+                            best[x] = row[c];
+                        any[x] = 1;
+                    }
                 }
             }
+            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
+            for (std::size_t x = 0; x < std::size_t(w); ++x) {
+                const int index = int((double(best[x]) + offset) * scale + 0.5); // values are >= -offset
+                line[x] = any[x] ? lut[std::size_t(std::clamp(index, 0, kLutSize - 1))] : masked;
+            }
         }
-        auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(y));
-        for (int x = 0; x < w; ++x)
-            line[x] = any[x] ? lut[std::clamp(int(std::lround((best[x] + offset) * scale)), 0, kLutSize - 1)] : masked;
+    };
+    // Both cores for a large matrix (4096 tokens: 16 M cells); the causal mask
+    // leaves more cells in the lower lines, so the split is not at the middle.
+    if (qint64(nRows) * nColumns < (qint64(1) << 20)) {
+        paintLines(0, h);
+    } else {
+        const int split = causal ? int(h * 0.7071) : h / 2;
+        std::thread helper(paintLines, split, h);
+        paintLines(0, split);
+        helper.join();
     }
     m_imageMasked = masked;
     m_imageDirty = false;

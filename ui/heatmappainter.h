@@ -122,6 +122,7 @@ private:
     // so copies of a painter stay valid.
     bool m_hasValues = false;
     bool m_ownsValues = false;
+    bool m_snapshotAverage = false; // the snapshot's averageWeights
     attn::AttentionMatrix m_average;
     double m_rangeMin = 0.0;
     double m_rangeMax = 1.0;
