@@ -1,6 +1,6 @@
 // The catalogue of bad input, part one: every kind of bad session file and
 // bad command line the product handles, each with the exact message a user
-// sees and, on the command line, the exit code. docs/bad-input.md is this
+// sees and, on the command line, the exit code. The README's bad-input table is this
 // table for people. The session reader's field-by-field messages are in
 // tst_sessionreader; here every kind of file goes through the real window and
 // the real binary. Part two, tst_badinput_document, has the bad edits, what

@@ -1,6 +1,6 @@
 // The catalogue of bad input, part two: edits the document refuses or
 // survives, and what the engine refuses from callers that bypass files and
-// controls, each with the exact message a user sees (docs/bad-input.md is
+// controls, each with the exact message a user sees (the README's bad-input table is
 // this table for people; part one, tst_badinput, has session files and the
 // command line).
 //
