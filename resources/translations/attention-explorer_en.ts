@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>About Attention Explorer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Attention Explorer %1&lt;/h3&gt;&lt;p&gt;See self-attention at work: edit embeddings, pick a query, and follow its scores, weights and context vector.&lt;/p&gt;&lt;p&gt;Released under the MIT licence. Built with Qt %2 and Eigen.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BarChartPainter</name>
     <message>
         <source>embedding x</source>
@@ -149,6 +160,14 @@
         <source>Shuffle words</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The sentence has %1 tokens; only the first %2 are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sentence has no words or marks to attend over: the tokens stay as they were</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EmbeddingEditor</name>
@@ -194,6 +213,10 @@
     </message>
     <message>
         <source>Dimension %1 value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedding values</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -498,6 +521,14 @@
         <source>Query “%1” attends most to “%2” with weight %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Query “%1”, key “%2”: masked, weight 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query “%1”, key “%2”: weight %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -610,14 +641,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>About Attention Explorer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Attention Explorer %1&lt;/h3&gt;&lt;p&gt;See self-attention at work: edit embeddings, pick a query, and follow its scores, weights and context vector.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -629,16 +652,36 @@
         <source>Cannot compute: %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 tokens · d_model %2 · %3 · computed in %4 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%n head(s)</source>
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computed in %1 ms (single precision)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computed in %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens · d_model %2 · %3 · %4</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1018,6 +1061,21 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
 </context>
 <context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TokenChips</name>
     <message>
         <source>Tokens</source>
@@ -1075,6 +1133,10 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
     <message>
         <source>Step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Walkthrough</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
