@@ -157,6 +157,8 @@ void HeadsGridView::setSnapshot(SnapshotPtr snapshot)
 
 void HeadsGridView::setSelectedHead(int head)
 {
+    if (head == m_grid.selectedHead())
+        return;
     m_grid.setSelectedHead(head);
     invalidate();
 }

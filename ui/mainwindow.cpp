@@ -285,12 +285,16 @@ void MainWindow::onSessionChanged()
     m_editor->setEmbeddings(s.tokens, s.embeddings);
     m_options->setConfig(s.attention, s.dModel());
 
-    const QSignalBlocker block(m_headBox);
-    m_headBox->clear();
-    for (int h = 0; h < s.attention.heads; ++h)
-        m_headBox->addItem(tr("%1 of %2").arg(h + 1).arg(s.attention.heads), h);
-    if (s.attention.heads > 1)
-        m_headBox->addItem(tr("Average"), -1);
+    // The head list only changes with the number of heads (not on every slider step).
+    const int entries = s.attention.heads + (s.attention.heads > 1 ? 1 : 0);
+    if (m_headBox->count() != entries) {
+        const QSignalBlocker block(m_headBox);
+        m_headBox->clear();
+        for (int h = 0; h < s.attention.heads; ++h)
+            m_headBox->addItem(tr("%1 of %2").arg(h + 1).arg(s.attention.heads), h);
+        if (s.attention.heads > 1)
+            m_headBox->addItem(tr("Average"), -1);
+    }
     if (m_head >= s.attention.heads)
         m_head = 0;
     selectHead(m_head);

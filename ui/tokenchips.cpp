@@ -21,6 +21,8 @@ TokenChips::TokenChips(QWidget *parent) : QWidget(parent)
 
 void TokenChips::setTokens(const QStringList &tokens)
 {
+    if (tokens == m_tokens)
+        return; // a slider drag: the same words, nothing to lay out again
     m_tokens = tokens;
     m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
     relayout();
