@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <string>
 
 namespace attn {
@@ -100,9 +101,7 @@ std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &gi
     return out;
 }
 
-} // namespace
-
-ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+ProjectionWeights completeWeightsNow(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
 {
     ProjectionWeights w;
     if (config.mode == Mode::ScaledDotProduct) {
@@ -120,6 +119,52 @@ ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, con
         }
     }
     return w;
+}
+
+// Drawing the generated matrices takes as long as the rest of a 256-token,
+// 8-head pass, and a slider drag asks for the same ones at every step: keep
+// the last fully generated set (they depend only on the numbers below).
+struct GeneratedWeightsCache
+{
+    std::mutex mutex;
+    bool valid = false;
+    std::int64_t seed = 0;
+    Mode mode = Mode::Simplified;
+    int heads = 0, headDim = 0, dModel = 0;
+    bool output = false;
+    ProjectionWeights weights;
+
+    bool matches(const AttentionConfig &c, int d) const
+    {
+        return valid && seed == c.seed && mode == c.mode && heads == c.heads && headDim == c.headDim && dModel == d
+            && output == c.outputProjection;
+    }
+};
+
+} // namespace
+
+ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+{
+    const bool allGenerated = given.query.empty() && given.key.empty() && given.value.empty() && given.output.size() == 0;
+    if (!allGenerated)
+        return completeWeightsNow(config, dModel, given);
+    static GeneratedWeightsCache cache;
+    {
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        if (cache.matches(config, dModel))
+            return cache.weights;
+    }
+    ProjectionWeights generated = completeWeightsNow(config, dModel, given);
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    cache.valid = true;
+    cache.seed = config.seed;
+    cache.mode = config.mode;
+    cache.heads = config.heads;
+    cache.headDim = config.headDim;
+    cache.dModel = dModel;
+    cache.output = config.outputProjection;
+    cache.weights = generated;
+    return generated;
 }
 
 double forwardFlops(double n, double m, int dModel, const AttentionConfig &config)
@@ -209,6 +254,8 @@ AttentionMatrix averageOverHeads(const AttentionResult &result, AttentionMatrix 
 
 AttentionMatrix averageWeights(const AttentionResult &result)
 {
+    if (result.meanWeights.size() > 0)
+        return result.meanWeights; // made by the forward pass, while each head's weights were at hand
     return averageOverHeads(result, &HeadResult::weights);
 }
 

@@ -72,6 +72,7 @@ struct AttentionResult
     Eigen::MatrixXd inputs;       // X after positional encoding, n x d_model
     Eigen::MatrixXd sourceInputs; // cross-attention only: the source after positional encoding
     std::vector<HeadResult> heads;
+    AttentionMatrix meanWeights;  // the weights averaged over heads (empty with one head)
     Eigen::MatrixXd output;       // concat of contexts, times Wo when the projection is on
     ProjectionWeights weights;    // the matrices actually used (empty in simplified mode, but Wo)
     double scoreScale = 1.0;      // what scores are multiplied by before the softmax

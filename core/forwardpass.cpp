@@ -87,6 +87,7 @@ void forwardDouble(const PassInputs &in, AttentionResult &result)
     const Eigen::Index n = in.queriesFrom.rows(), dk = in.headDim;
     Eigen::MatrixXd concat(n, config.heads * dk);
     result.heads.resize(std::size_t(config.heads));
+    RowMatrixD sum; // of the heads' weights, for their mean
     for (int h = 0; h < config.heads; ++h) {
         HeadResult &head = result.heads[std::size_t(h)];
         if (config.mode == Mode::Simplified) {
@@ -104,9 +105,17 @@ void forwardDouble(const PassInputs &in, AttentionResult &result)
         softmaxAllRows(scores, in.scale, config.causal, weights);
         head.context.noalias() = weights * head.values;
         concat.middleCols(h * dk, dk) = head.context;
+        if (config.heads > 1) {
+            if (h == 0)
+                sum = weights;
+            else
+                sum += weights;
+        }
         head.scores = AttentionMatrix(std::move(scores));
         head.weights = AttentionMatrix(std::move(weights));
     }
+    if (config.heads > 1)
+        result.meanWeights = AttentionMatrix(RowMatrixD(sum / double(config.heads)));
     if (config.outputProjection)
         result.output.noalias() = concat * in.weights.output;
     else
@@ -136,6 +145,9 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
     result.heads.resize(std::size_t(config.heads));
     const float scale = float(in.scale);
     RowMatrixF weights; // one head's at a time: they are derived again when shown
+    // Their mean over heads, summed while each head's weights are at hand.
+    const bool mean = config.heads > 1 && !simplified;
+    auto sum = std::make_shared<RowMatrixF>(mean ? RowMatrixF::Zero(n, m) : RowMatrixF());
     for (int h = 0; h < computed; ++h) {
         const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk),
                    vh = values.middleCols(h * dk, dk);
@@ -149,6 +161,8 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
         Eigen::VectorXf rowMax(n), rowInverseSum(n);
         softmaxAllRows(*scores, scale, config.causal, weights, &rowMax, &rowInverseSum);
         concat.middleCols(h * dk, dk).noalias() = weights * vh;
+        if (mean)
+            *sum += weights;
 
         HeadResult &head = result.heads[std::size_t(h)];
         head.queries = qh.cast<double>();
@@ -162,6 +176,12 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
     for (int h = computed; h < config.heads; ++h) {
         result.heads[std::size_t(h)] = result.heads.front();
         concat.middleCols(h * dk, dk) = concat.leftCols(dk);
+    }
+    if (mean) {
+        *sum /= float(config.heads);
+        result.meanWeights = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(sum)));
+    } else if (config.heads > 1) {
+        result.meanWeights = result.heads.front().weights; // identical heads
     }
     if (config.outputProjection)
         result.output = (concat * in.weights.output.cast<float>()).cast<double>();

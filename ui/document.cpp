@@ -293,9 +293,6 @@ SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precis
     timer.start();
     try {
         snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision));
-        // Here rather than in a view: on the worker thread for large sessions.
-        if (snapshot->result->heads.size() > 1)
-            snapshot->averageWeights = attn::averageWeights(*snapshot->result);
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());

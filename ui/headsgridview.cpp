@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace {
 
@@ -116,6 +117,17 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     const int selectedTile = tileOfHead(m_selected);
     const int rows = m_tiles.front().rows();
     const int columns = m_tiles.front().columns();
+    // Every tile's cell image at once, half of them on a second thread: after
+    // an edit all of them are rebuilt, and the other core is idle by then.
+    if (qint64(rows) * columns * tileCount() >= (qint64(1) << 17)) {
+        const auto prepare = [&](std::size_t first) {
+            for (std::size_t i = first; i < m_tiles.size(); i += 2)
+                m_tiles[i].prepareImage(palette);
+        };
+        std::thread helper(prepare, 1);
+        prepare(0);
+        helper.join();
+    }
     for (int i = 0; i < tileCount(); ++i) {
         const QRectF tile = tileRect(rect, i);
         const bool selected = i == selectedTile;
@@ -177,6 +189,8 @@ void HeadsGridView::setColorMap(ColorMap map)
 
 void HeadsGridView::setQuery(int row)
 {
+    if (row == m_grid.query())
+        return; // every edit re-announces the query; the tiles need no new picture
     m_grid.setQuery(row);
     invalidate();
 }

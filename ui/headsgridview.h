@@ -21,6 +21,7 @@ public:
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     void setQuery(int row);
+    int query() const { return m_query; }
     void setVectorCells(bool vector);
 
     int tileCount() const { return int(m_tiles.size()); }

@@ -63,7 +63,7 @@ const attn::AttentionMatrix *HeatmapPainter::values() const
     if (m_ownsValues)
         return &m_average;
     if (m_snapshotAverage)
-        return &m_snapshot->averageWeights;
+        return &m_snapshot->result->meanWeights;
     const attn::HeadResult &head = m_snapshot->result->heads[std::max(0, effectiveHead())];
     return m_showScores ? &head.scores : &head.weights;
 }
@@ -79,9 +79,9 @@ void HeatmapPainter::updateValues()
     const attn::AttentionResult &result = *m_snapshot->result;
     m_hasValues = true;
     // One head, or the average of a single head: read it in place.
-    // The average weights come with the snapshot, computed off the GUI thread.
+    // The average weights come with the result (the forward pass sums them).
     if (effectiveHead() < 0 && result.heads.size() > 1) {
-        m_snapshotAverage = !m_showScores && m_snapshot->averageWeights.rows() == result.heads.front().weights.rows();
+        m_snapshotAverage = !m_showScores && result.meanWeights.size() > 0;
         m_ownsValues = !m_snapshotAverage;
         if (m_ownsValues)
             m_average = m_showScores ? attn::averageScores(result) : attn::averageWeights(result);
@@ -252,6 +252,15 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     }
     m_imageMasked = masked;
     m_imageDirty = false;
+}
+
+void HeatmapPainter::prepareImage(const QPalette &palette) const
+{
+    const QRgb masked = maskedBackground(palette).rgb();
+    if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
+        return;
+    if (m_imageDirty || m_imageMasked != masked)
+        rebuildImage(masked);
 }
 
 void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const

@@ -87,6 +87,9 @@ public:
     const HeatmapLayout &layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const;
 
     void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const; // base and hover
+    // Builds the cached cell image now if painting would; painters of several
+    // tiles call it from worker threads (each painter is touched by one thread).
+    void prepareImage(const QPalette &palette) const;
     void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
 
@@ -122,7 +125,7 @@ private:
     // so copies of a painter stay valid.
     bool m_hasValues = false;
     bool m_ownsValues = false;
-    bool m_snapshotAverage = false; // the snapshot's averageWeights
+    bool m_snapshotAverage = false; // the result's meanWeights
     attn::AttentionMatrix m_average;
     double m_rangeMin = 0.0;
     double m_rangeMax = 1.0;

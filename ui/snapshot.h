@@ -15,7 +15,6 @@ struct AttentionSnapshot
     QStringList columnTokens; // keys: the same tokens, or the source's in cross-attention
     Eigen::MatrixXd embeddings; // the sentence's embeddings as edited (before positional encoding)
     std::shared_ptr<const attn::AttentionResult> result; // null when it could not be computed
-    attn::AttentionMatrix averageWeights; // over the heads when there are several, computed with the result
     QString error; // why there is no result
     double milliseconds = 0; // how long the computation took
 };
