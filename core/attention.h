@@ -64,7 +64,7 @@ struct HeadResult
 enum class Precision { Auto, Double, Single };
 
 // Auto switches to single precision above this many floating-point operations
-// (about 150 tokens at d_model 256 and 8 heads; every built-in example is far below).
+// (about 100 tokens at d_model 256 and 8 heads; every built-in example is far below).
 constexpr double kFullPrecisionFlops = 5e7;
 
 struct AttentionResult

@@ -5,7 +5,7 @@
 // (see Precision in attention.h) keep the scores in float and no weights at
 // all: a weight is exp(score * scale - rowMax) / rowSum, computed from its
 // score when asked, with the row's maximum and sum saved by the forward pass.
-// At 4096 tokens and 8 heads that is 0.5 GB per result instead of 2.1 GB, so
+// At 4096 tokens and 8 heads that is 0.5 GB of scores instead of 2.1 GB, so
 // the window can hold the shown result and compute the next one in 2 GiB.
 
 #include <Eigen/Dense>
