@@ -78,7 +78,10 @@ int runExport(const ExportArgs &args)
     if (!session)
         return printError(error, ExitBadInput);
     options.query = args.query.value_or(session->query);
-    const SnapshotPtr snapshot = snapshotForSession(*session);
+    // Number files are written in double: compute them so at once, not twice.
+    const std::optional<ExportFormat> format = exportFormatForPath(args.output);
+    const bool numbers = format && !isPictureFormat(*format);
+    const SnapshotPtr snapshot = snapshotForSession(*session, numbers ? attn::Precision::Double : attn::Precision::Auto);
     if (!snapshot->result)
         return printError(args.session + QStringLiteral(": ") + snapshot->error, ExitBadInput);
     // The user's mistakes (suffix, head, query, size) exit with 2; only writing exits with 1.

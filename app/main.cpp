@@ -16,6 +16,7 @@
 #include <QTextStream>
 #include <cstdlib>
 #include <malloc.h>
+#include <sys/auxv.h>
 #include <memory>
 #include <unistd.h>
 
@@ -48,12 +49,13 @@ void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, cons
 // the right family and start again, once: from then on the variable is set.
 void useBetterBlasKernels(char **argv)
 {
-    if (std::getenv("OPENBLAS_CORETYPE"))
+    // AT_BASE is 0 when the dynamic loader was run by hand as the program
+    // (ld.so ./attention-explorer): /proc/self/exe would then be the loader.
+    if (std::getenv("OPENBLAS_CORETYPE") || getauxval(AT_BASE) == 0)
         return;
     const std::string type = attn::betterBlasCoreType(attn::blasCoreName(), attn::detectCpuFeatures());
-    if (type.empty())
+    if (type.empty() || setenv("OPENBLAS_CORETYPE", type.c_str(), 1) != 0)
         return;
-    setenv("OPENBLAS_CORETYPE", type.c_str(), 1);
     execv("/proc/self/exe", argv); // returns only on failure: go on with the slow kernels
 }
 
@@ -64,8 +66,10 @@ void useBetterBlasKernels(char **argv)
 // and more (4096-token heads) are still mapped and unmapped on their own.
 void keepFreedMemoryForReuse()
 {
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    // Older glibc refuses thresholds over 32 MB; setting only the trim
+    // threshold would then pin the mmap threshold low, the opposite of the aim.
+    if (mallopt(M_MMAP_THRESHOLD, 64 << 20) == 1)
+        mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
 QStringList rawArguments(int argc, char **argv)

@@ -120,6 +120,12 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
                                  const ProjectionWeights &given = {},
                                  const Eigen::MatrixXd *source = nullptr, Precision precision = Precision::Auto);
 
+// One head's weights (or raw scores) computed again in double from the
+// result's inputs and weights; head -1 is the mean over heads. What number
+// files need when the result was computed in single precision: one matrix,
+// not a whole second result.
+Eigen::MatrixXd headMatrixInDouble(const AttentionResult &result, int head, bool scores);
+
 // The weights (or raw scores) averaged over heads, as model overviews show them.
 AttentionMatrix averageWeights(const AttentionResult &result);
 AttentionMatrix averageScores(const AttentionResult &result);

@@ -1,7 +1,8 @@
 #include "forwardpass.h"
 
+#include "twothreads.h"
+
 #include <algorithm>
-#include <thread>
 
 namespace attn::detail {
 
@@ -56,9 +57,8 @@ void softmaxAllRows(const RowMatrix<Scalar> &scores, Scalar scale, bool causal, 
     }
     // Under the mask the lower rows hold more keys: split the work, not the rows.
     const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
-    std::thread helper([&] { softmaxRows(scores, scale, causal, half, n, out, rowMax, rowInverseSum); });
-    softmaxRows(scores, scale, causal, 0, half, out, rowMax, rowInverseSum);
-    helper.join();
+    runBoth([&] { softmaxRows(scores, scale, causal, 0, half, out, rowMax, rowInverseSum); },
+            [&] { softmaxRows(scores, scale, causal, half, n, out, rowMax, rowInverseSum); });
 }
 
 // The per-head matrices side by side (d_model x heads*head_dim), in float:
@@ -151,10 +151,15 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
     for (int h = 0; h < computed; ++h) {
         const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk),
                    vh = values.middleCols(h * dk, dk);
-        // |q.k| <= |q||k| (Cauchy-Schwarz): below this bound no score can
-        // overflow float, which spares checking a million scores per head.
+        // |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can
+        // overflow float (which spares checking a million scores per head) and
+        // float's rounding, about 1e-7 of the bound per score, stays far below
+        // the 4 decimals shown after the softmax; above it, double does the work.
+        // allFinite first: maxCoeff() may pass over a NaN.
+        if (!qh.allFinite() || !kh.allFinite())
+            return false;
         const double bound = double(qh.rowwise().norm().maxCoeff()) * double(kh.rowwise().norm().maxCoeff());
-        if (!(bound < 1e37))
+        if (!(bound * in.scale < 1e3))
             return false;
         auto scores = std::make_shared<RowMatrixF>(n, m);
         scores->noalias() = qh * kh.transpose();
@@ -191,3 +196,34 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
 }
 
 } // namespace attn::detail
+
+namespace attn {
+
+Eigen::MatrixXd headMatrixInDouble(const AttentionResult &result, int head, bool scores)
+{
+    const int heads = int(result.heads.size());
+    if (heads == 0)
+        return {};
+    if (head < 0 && heads > 1) {
+        Eigen::MatrixXd sum = headMatrixInDouble(result, 0, scores);
+        for (int h = 1; h < heads; ++h)
+            sum += headMatrixInDouble(result, h, scores);
+        return sum / double(heads);
+    }
+    const std::size_t h = std::size_t(std::clamp(head, 0, heads - 1));
+    const Eigen::MatrixXd &x = result.inputs;
+    const Eigen::MatrixXd &y = result.sourceInputs.size() > 0 ? result.sourceInputs : result.inputs;
+    const bool simplified = result.weights.query.empty();
+    const Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights.query[h]);
+    const Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights.key[h]);
+    // The same products and softmax as forwardDouble, so the numbers are the same.
+    RowMatrixD s(q.rows(), k.rows());
+    s.noalias() = q * k.transpose();
+    if (scores)
+        return s;
+    RowMatrixD weights;
+    detail::softmaxAllRows(s, result.scoreScale, result.causal, weights);
+    return weights;
+}
+
+} // namespace attn

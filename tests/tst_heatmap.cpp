@@ -209,6 +209,37 @@ private slots:
         QVERIFY(view.tooltipText(0, 5).contains(QStringLiteral("masked (weight 0)")));
     }
 
+    // Scores of 1e300 are valid in double; painted through float they were
+    // infinite and the largest came out in the colour of the most negative.
+    void hugeScoresKeepTheirColours()
+    {
+        Document doc;
+        attn::Session s = doc.session();
+        s.embeddings *= 1e150;
+        s.attention.mode = attn::Mode::Simplified;
+        doc.resetSession(s);
+        QVERIFY2(doc.snapshot()->result, qPrintable(doc.snapshot()->error));
+        HeatmapView view;
+        view.setShowScores(true);
+        view.setSnapshot(doc.snapshot());
+        view.resize(600, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage image = view.grab().toImage();
+        maybeSave(view, "huge-scores");
+        const attn::AttentionMatrix &scores = doc.result().heads[0].scores;
+        for (int r = 0; r < 6; ++r) {
+            for (int c = 0; c < 6; ++c) {
+                const QPoint centre = view.cellRect(r, c).toAlignedRect().adjusted(3, 3, -3, -3).topLeft(); // clear of the number
+                QVERIFY2(colorDistance(image.pixelColor(centre), view.painter().colorFor(scores(r, c))) <= 8,
+                         qPrintable(QStringLiteral("cell %1,%2: %3, expected %4 for %5")
+                                        .arg(r).arg(c).arg(image.pixelColor(centre).name(),
+                                                           view.painter().colorFor(scores(r, c)).name())
+                                        .arg(scores(r, c))));
+            }
+        }
+    }
+
     void tooltip()
     {
         Document doc;

@@ -141,6 +141,31 @@ private slots:
         QCOMPARE(s.heads[0].weights.toDouble(), d.heads[0].weights.toDouble());
     }
 
+    // Float's rounding grows with the size of the scores: inputs that make
+    // them large (here |q||k| / sqrt(d_k) far over 1e3) are computed in double.
+    void largeScoresUseDouble()
+    {
+        const AttentionConfig c = config(attn::Mode::ScaledDotProduct, 2, 8, false);
+        QVERIFY(attn::computeAttention(randomMatrix(7, 30, 16), c, {}, nullptr, Precision::Single).singlePrecision);
+        const AttentionResult big = attn::computeAttention(randomMatrix(7, 30, 16) * 1e3, c, {}, nullptr, Precision::Single);
+        QVERIFY(!big.singlePrecision);
+        QVERIFY(!big.heads[0].weights.isSinglePrecision());
+    }
+
+    // Number files of a single-precision result: one head, or the mean, again in double.
+    void headMatrixInDoubleMatchesTheDoublePass()
+    {
+        const AttentionConfig c = config(attn::Mode::ScaledDotProduct, 3, 4, true);
+        const MatrixXd x = randomMatrix(8, 20, 12);
+        const AttentionResult single = attn::computeAttention(x, c, {}, nullptr, Precision::Single);
+        const AttentionResult exact = attn::computeAttention(x, c, {}, nullptr, Precision::Double);
+        QVERIFY(single.singlePrecision);
+        QCOMPARE(attn::headMatrixInDouble(single, 2, false), exact.heads[2].weights.toDouble());
+        QCOMPARE(attn::headMatrixInDouble(single, 1, true), exact.heads[1].scores.toDouble());
+        QCOMPARE(attn::headMatrixInDouble(single, -1, false), exact.meanWeights.toDouble());
+        QCOMPARE(attn::averageWeights(exact).toDouble(), exact.meanWeights.toDouble());
+    }
+
     void averageOfMixesPrecisions()
     {
         const AttentionMatrix a(attn::RowMatrixD(MatrixXd::Constant(2, 3, 0.25)));

@@ -249,7 +249,7 @@ bool Document::recompute()
         m_lastComputeMs = m_snapshot->milliseconds;
         return true;
     }
-    if (m_watcher.isRunning())
+    if (m_workerBusy)
         m_workerStale = true; // the latest edit wins: one more run when this one ends
     else
         startWorker();
@@ -260,6 +260,7 @@ void Document::startWorker()
 {
     m_workerGeneration = m_generation;
     m_workerStale = false;
+    m_workerBusy = true;
     const attn::Session session = m_session; // the worker gets its own copy
     m_watcher.setFuture(QtConcurrent::run([session] {
         return computeSnapshot(session);
@@ -280,6 +281,7 @@ void Document::onWorkerFinished()
         return;
     }
     m_workerStale = false;
+    m_workerBusy = false;
     emit computingChanged(false);
 }
 
@@ -296,6 +298,8 @@ SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precis
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());
+    } catch (const std::bad_alloc &) {
+        snapshot->error = tr("not enough memory to compute this session");
     }
     snapshot->milliseconds = timer.nsecsElapsed() / 1e6;
     return snapshot;

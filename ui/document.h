@@ -34,7 +34,9 @@ public:
     // one is ready, and edits made meanwhile are folded into one next run.
     static constexpr double kSyncFlops = 5e7;
     void setSyncFlopLimit(double flops) { m_syncFlops = flops; }
-    bool isComputing() const { return m_watcher.isRunning(); }
+    // From the start of a worker run until its result has been handled (not
+    // merely until the thread ends: a tiny session may finish before the caller looks).
+    bool isComputing() const { return m_workerBusy; }
     // The operations of one forward pass of `session` (its matrix products).
     static double estimatedFlops(const attn::Session &session);
 
@@ -110,6 +112,7 @@ private:
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
     double m_syncFlops = kSyncFlops;
+    bool m_workerBusy = false;
     QFutureWatcher<SnapshotPtr> m_watcher;
     quint64 m_generation = 0;       // bumped by every change that needs a new result
     quint64 m_workerGeneration = 0; // the change the running worker computes

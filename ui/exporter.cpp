@@ -35,11 +35,17 @@ const char *const kViewNames[] = {"heatmap", "scores", "pipeline", "bars", "head
 
 QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
 {
+    const bool scores = options.view == ExportView::Scores;
+    // Number files carry every digit: a matrix shown in single precision is
+    // computed again in double (that one matrix only).
+    if (snapshot->result->singlePrecision)
+        return attn::matrixToCsv(attn::headMatrixInDouble(*snapshot->result, options.head, scores),
+                                 snapshot->rowTokens, snapshot->columnTokens);
     // The heatmap painter already picks the head, or averages, exactly as drawn.
     HeatmapPainter painter;
     painter.setSnapshot(snapshot);
     painter.setHead(options.head);
-    painter.setShowScores(options.view == ExportView::Scores);
+    painter.setShowScores(scores);
     return attn::matrixToCsv(painter.values()->toDouble(), snapshot->rowTokens, snapshot->columnTokens);
 }
 
@@ -266,17 +272,23 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
         options.title = dashboardTitle(session, options.query);
     const ExportFormat format = *exportFormatForPath(path);
     if (!isPictureFormat(format)) {
-        // Number files carry every digit: a large session shown in single
-        // precision is computed again in double for them.
-        const SnapshotPtr exact = snapshot->result->singlePrecision
-            ? snapshotForSession(session, attn::Precision::Double) : snapshot;
-        if (!exact->result) {
-            *error = QFileInfo(path).fileName() + QStringLiteral(": ") + exact->error;
+        const QString name = QFileInfo(path).fileName();
+        try {
+            if (format == ExportFormat::Csv)
+                return attn::writeFileAtomically(path, csvFor(snapshot, options), error);
+            // The result file holds every head in double: a session shown in
+            // single precision is computed again.
+            const SnapshotPtr exact = snapshot->result->singlePrecision
+                ? snapshotForSession(session, attn::Precision::Double) : snapshot;
+            if (!exact->result) {
+                *error = name + QStringLiteral(": ") + exact->error;
+                return false;
+            }
+            return attn::writeFileAtomically(path, attn::resultToJson(session, *exact->result), error);
+        } catch (const std::bad_alloc &) {
+            *error = tr("%1: not enough memory to write every number of this session").arg(name);
             return false;
         }
-        const QByteArray bytes = format == ExportFormat::Csv ? csvFor(exact, options)
-                                                            : attn::resultToJson(session, *exact->result);
-        return attn::writeFileAtomically(path, bytes, error);
     }
 
     // Pictures go through QSaveFile too: a failure never leaves half a file.

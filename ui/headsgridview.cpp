@@ -1,13 +1,13 @@
 #include "headsgridview.h"
 
-#include <QCoreApplication>
-#include <QMouseEvent>
+#include "twothreads.h"
 #include "widgetcache.h"
 
+#include <QCoreApplication>
+#include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 namespace {
 
@@ -119,14 +119,14 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     const int columns = m_tiles.front().columns();
     // Every tile's cell image at once, half of them on a second thread: after
     // an edit all of them are rebuilt, and the other core is idle by then.
-    if (qint64(rows) * columns * tileCount() >= (qint64(1) << 17)) {
+    const bool stale = std::any_of(m_tiles.begin(), m_tiles.end(),
+                                   [&](const HeatmapPainter &t) { return t.needsImage(palette); });
+    if (stale && qint64(rows) * columns * tileCount() >= (qint64(1) << 17)) {
         const auto prepare = [&](std::size_t first) {
             for (std::size_t i = first; i < m_tiles.size(); i += 2)
                 m_tiles[i].prepareImage(palette);
         };
-        std::thread helper(prepare, 1);
-        prepare(0);
-        helper.join();
+        attn::runBoth([&] { prepare(0); }, [&] { prepare(1); });
     }
     for (int i = 0; i < tileCount(); ++i) {
         const QRectF tile = tileRect(rect, i);

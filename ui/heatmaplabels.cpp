@@ -36,8 +36,11 @@ QString HeatmapPainter::colorBarTitle() const
 
 QString HeatmapPainter::formatTick(double value) const
 {
-    // Two significant digits of the largest value, at least two decimals.
+    // Two significant digits of the largest value, at least two decimals;
+    // powers of ten for the very large and very small (1e300 has 301 digits).
     const double largest = std::abs(m_rangeMax);
+    if (largest >= 1e6 || (largest > 0 && largest < 1e-4))
+        return QString::number(value, 'g', 2);
     const int decimals = largest >= 100 ? 0 : std::max(2, 1 - int(std::floor(std::log10(largest))));
     return QString::number(value, 'f', decimals);
 }

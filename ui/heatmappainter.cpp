@@ -1,12 +1,13 @@
 #include "heatmappainter.h"
 
+#include "twothreads.h"
+
 #include <QCoreApplication>
 #include <QPaintDevice>
 #include <QPainter>
 #include <QPolygonF>
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -212,9 +213,13 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     const qsizetype bytesPerLine = m_image.bytesPerLine();
     // Image lines [y0, y1), reading the matrix row by row: a large result
     // derives its weights a whole row at a time.
+    const bool single = values.isSinglePrecision();
     const auto paintLines = [&](int y0, int y1) {
-        Eigen::RowVectorXf row(nColumns);
-        std::vector<float> best(std::size_t(w), 0.0f);
+        // Double-precision matrices are read in double: scores of 1e300 are
+        // valid there and would be infinite in float.
+        Eigen::RowVectorXf rowF(nColumns);
+        Eigen::RowVectorXd row(nColumns);
+        std::vector<double> best(std::size_t(w), 0.0);
         std::vector<char> any(std::size_t(w), 0);
         for (int y = y0; y < y1; ++y) {
             // A block of rows/columns per pixel; the strongest unmasked value wins
@@ -222,7 +227,12 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
             const int r0 = int(qint64(y) * nRows / h), r1 = int(qint64(y + 1) * nRows / h);
             std::fill(any.begin(), any.end(), 0);
             for (int r = r0; r < r1; ++r) {
-                values.rowInto(r, row);
+                if (single) {
+                    values.rowInto(r, rowF);
+                    row = rowF.cast<double>();
+                } else {
+                    row = values.row(r);
+                }
                 const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
                 for (std::size_t x = 0; x < std::size_t(w); ++x) {
                     const int cEnd = std::min(firstColumn[x + 1], visibleEnd);
@@ -235,7 +245,7 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
             }
             auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
             for (std::size_t x = 0; x < std::size_t(w); ++x) {
-                const int index = int((double(best[x]) + offset) * scale + 0.5); // values are >= -offset
+                const int index = int((best[x] + offset) * scale + 0.5); // values are >= -offset
                 line[x] = any[x] ? lut[std::size_t(std::clamp(index, 0, kLutSize - 1))] : masked;
             }
         }
@@ -246,21 +256,23 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
         paintLines(0, h);
     } else {
         const int split = causal ? int(h * 0.7071) : h / 2;
-        std::thread helper(paintLines, split, h);
-        paintLines(0, split);
-        helper.join();
+        attn::runBoth([&] { paintLines(0, split); }, [&] { paintLines(split, h); });
     }
     m_imageMasked = masked;
     m_imageDirty = false;
 }
 
+bool HeatmapPainter::needsImage(const QPalette &palette) const
+{
+    if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
+        return false;
+    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb();
+}
+
 void HeatmapPainter::prepareImage(const QPalette &palette) const
 {
-    const QRgb masked = maskedBackground(palette).rgb();
-    if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
-        return;
-    if (m_imageDirty || m_imageMasked != masked)
-        rebuildImage(masked);
+    if (needsImage(palette))
+        rebuildImage(maskedBackground(palette).rgb());
 }
 
 void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const

@@ -90,6 +90,7 @@ public:
     // Builds the cached cell image now if painting would; painters of several
     // tiles call it from worker threads (each painter is touched by one thread).
     void prepareImage(const QPalette &palette) const;
+    bool needsImage(const QPalette &palette) const;
     void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
 
