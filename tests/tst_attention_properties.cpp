@@ -4,6 +4,7 @@
 
 #include "attention.h"
 #include "prng.h"
+#include "testdata.h"
 
 #include <QTest>
 #include <cmath>
@@ -15,23 +16,6 @@ using attn::Mode;
 using Eigen::MatrixXd;
 
 namespace {
-
-MatrixXd randomMatrix(std::uint64_t seed, int rows, int cols, double limit = 2.0)
-{
-    attn::SplitMix64 rng(seed);
-    MatrixXd m(rows, cols);
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            m(r, c) = rng.nextSymmetric(limit);
-    return m;
-}
-
-double maxAbsDiff(const MatrixXd &a, const MatrixXd &b)
-{
-    if (a.rows() != b.rows() || a.cols() != b.cols())
-        return std::numeric_limits<double>::infinity();
-    return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff();
-}
 
 // The permutation matrix that moves row order[i] to row i.
 MatrixXd permutation(const std::vector<int> &order)

@@ -3,6 +3,7 @@
 #include "resultio.h"
 #include "session.h"
 #include "sessionio.h"
+#include "testdata.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -151,16 +152,7 @@ void TestCli::outputFile()
 // must still hold the double numbers.
 void TestCli::largeSessionInDouble()
 {
-    attn::Session s = attn::exampleSession();
-    s.tokens.clear();
-    for (int i = 0; i < 256; ++i)
-        s.tokens << QStringLiteral("w%1").arg(i);
-    s.embeddings = Eigen::MatrixXd::NullaryExpr(256, 128, [](Eigen::Index r, Eigen::Index c) {
-        return std::cos(0.11 * double(r) - 0.7 * double(c));
-    });
-    s.attention.heads = 4;
-    s.attention.headDim = 32;
-    s.weights = {};
+    const attn::Session s = largeSession();
     QVERIFY(attn::sessionFlops(s) > attn::kFullPrecisionFlops);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("large.attn.json"));

@@ -6,6 +6,7 @@
 #include "exportactions.h"
 #include "exporter.h"
 #include "heatmappainter.h"
+#include "testdata.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -198,16 +199,7 @@ void TestExport::checkRejects()
 // digit of the double computation to CSV and JSON.
 void TestExport::numberFilesKeepDoublePrecision()
 {
-    attn::Session s = attn::exampleSession();
-    s.tokens.clear();
-    for (int i = 0; i < 256; ++i)
-        s.tokens << QStringLiteral("w%1").arg(i);
-    s.embeddings = Eigen::MatrixXd::NullaryExpr(256, 128, [](Eigen::Index r, Eigen::Index c) {
-        return std::sin(0.37 * double(r) + 1.3 * double(c));
-    });
-    s.attention.heads = 4;
-    s.attention.headDim = 32;
-    s.weights = {};
+    const attn::Session s = largeSession();
     const SnapshotPtr shown = snapshotForSession(s);
     QVERIFY(shown->result && shown->result->singlePrecision);
     const attn::AttentionResult exact = attn::computeSession(s, attn::Precision::Double);

@@ -5,6 +5,7 @@
 #include "attention.h"
 #include "prng.h"
 #include "session.h"
+#include "testdata.h"
 
 #include <QTest>
 
@@ -15,23 +16,6 @@ using attn::Precision;
 using Eigen::MatrixXd;
 
 namespace {
-
-MatrixXd randomMatrix(std::uint64_t seed, int rows, int cols, double limit = 1.0)
-{
-    attn::SplitMix64 rng(seed);
-    MatrixXd m(rows, cols);
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            m(r, c) = rng.nextSymmetric(limit);
-    return m;
-}
-
-double maxAbsDiff(const MatrixXd &a, const MatrixXd &b)
-{
-    if (a.rows() != b.rows() || a.cols() != b.cols())
-        return std::numeric_limits<double>::infinity();
-    return (a - b).cwiseAbs().maxCoeff();
-}
 
 AttentionConfig config(attn::Mode mode, int heads, int headDim, bool causal)
 {
@@ -68,8 +52,8 @@ private slots:
         QFETCH(bool, causal);
         QFETCH(bool, cross);
         const AttentionConfig c = config(attn::Mode(mode), 3, 16, causal);
-        const MatrixXd x = randomMatrix(1, 70, 48);
-        const MatrixXd source = randomMatrix(2, 90, 48);
+        const MatrixXd x = randomMatrix(1, 70, 48, 1.0);
+        const MatrixXd source = randomMatrix(2, 90, 48, 1.0);
         const MatrixXd *from = cross ? &source : nullptr;
         const AttentionResult d = attn::computeAttention(x, c, {}, from, Precision::Double);
         const AttentionResult s = attn::computeAttention(x, c, {}, from, Precision::Single);
@@ -100,7 +84,7 @@ private slots:
     // The three ways of reading a derived weight give one number.
     void derivedWeightsReadAlike()
     {
-        const AttentionResult s = attn::computeAttention(randomMatrix(3, 40, 8), config(attn::Mode::ScaledDotProduct, 2, 4, true),
+        const AttentionResult s = attn::computeAttention(randomMatrix(3, 40, 8, 1.0), config(attn::Mode::ScaledDotProduct, 2, 4, true),
                                                          {}, nullptr, Precision::Single);
         const AttentionMatrix &w = s.heads[1].weights;
         const MatrixXd all = w.toDouble();
@@ -123,7 +107,7 @@ private slots:
         QVERIFY(!attn::computeSession(example).heads.front().weights.isSinglePrecision());
 
         const AttentionConfig large = config(attn::Mode::ScaledDotProduct, 8, 32, false);
-        const MatrixXd x = randomMatrix(4, 200, 256);
+        const MatrixXd x = randomMatrix(4, 200, 256, 1.0);
         QVERIFY(attn::forwardFlops(200, 200, 256, large) > attn::kFullPrecisionFlops);
         QVERIFY(attn::computeAttention(x, large).singlePrecision);
         QVERIFY(!attn::computeAttention(x, large, {}, nullptr, Precision::Double).singlePrecision);
@@ -133,7 +117,7 @@ private slots:
     void floatOverflowFallsBackToDouble()
     {
         const AttentionConfig c = config(attn::Mode::Simplified, 1, 1, false);
-        const MatrixXd x = randomMatrix(6, 5, 3) * 1e25;
+        const MatrixXd x = randomMatrix(6, 5, 3, 1.0) * 1e25;
         const AttentionResult s = attn::computeAttention(x, c, {}, nullptr, Precision::Single);
         QVERIFY(!s.singlePrecision);
         QVERIFY(s.output.allFinite());
@@ -146,8 +130,8 @@ private slots:
     void largeScoresUseDouble()
     {
         const AttentionConfig c = config(attn::Mode::ScaledDotProduct, 2, 8, false);
-        QVERIFY(attn::computeAttention(randomMatrix(7, 30, 16), c, {}, nullptr, Precision::Single).singlePrecision);
-        const AttentionResult big = attn::computeAttention(randomMatrix(7, 30, 16) * 1e3, c, {}, nullptr, Precision::Single);
+        QVERIFY(attn::computeAttention(randomMatrix(7, 30, 16, 1.0), c, {}, nullptr, Precision::Single).singlePrecision);
+        const AttentionResult big = attn::computeAttention(randomMatrix(7, 30, 16, 1.0) * 1e3, c, {}, nullptr, Precision::Single);
         QVERIFY(!big.singlePrecision);
         QVERIFY(!big.heads[0].weights.isSinglePrecision());
     }
@@ -156,7 +140,7 @@ private slots:
     void headMatrixInDoubleMatchesTheDoublePass()
     {
         const AttentionConfig c = config(attn::Mode::ScaledDotProduct, 3, 4, true);
-        const MatrixXd x = randomMatrix(8, 20, 12);
+        const MatrixXd x = randomMatrix(8, 20, 12, 1.0);
         const AttentionResult single = attn::computeAttention(x, c, {}, nullptr, Precision::Single);
         const AttentionResult exact = attn::computeAttention(x, c, {}, nullptr, Precision::Double);
         QVERIFY(single.singlePrecision);
