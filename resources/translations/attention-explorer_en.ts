@@ -168,6 +168,10 @@
         <source>The sentence has no words or marks to attend over: the tokens stay as they were</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not enough memory to compute this session</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EmbeddingEditor</name>
