@@ -1,6 +1,7 @@
 #include "notation.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <cmath>
 
 namespace attn {
@@ -47,6 +48,38 @@ QString superscriptIndex(int oneBased)
     for (QChar ch : QString::number(oneBased))
         out += sup[ch.digitValue()];
     return out + QChar(0x207E);
+}
+
+QString tokenLabel(const QStringList &tokens, int index)
+{
+    if (index < 0 || index >= tokens.size())
+        return QString();
+    const QString &text = tokens.at(index);
+    if (tokens.count(text) < 2)
+        return text;
+    return text + subscriptDigits(QString::number(index));
+}
+
+QStringList tokenLabels(const QStringList &tokens)
+{
+    QHash<QString, int> counts;
+    for (const QString &t : tokens)
+        ++counts[t];
+    QStringList labels;
+    labels.reserve(tokens.size());
+    for (int i = 0; i < tokens.size(); ++i)
+        labels << (counts.value(tokens.at(i)) > 1 ? tokens.at(i) + subscriptDigits(QString::number(i)) : tokens.at(i));
+    return labels;
+}
+
+QString headName(int head)
+{
+    return QCoreApplication::translate("Notation", "head %1").arg(head);
+}
+
+QString layerHeadName(int layer, int head)
+{
+    return QStringLiteral("L%1H%2").arg(layer).arg(head);
 }
 
 } // namespace attn

@@ -3,6 +3,7 @@
 // the exercises and the demos all read the same.
 
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 namespace attn {
@@ -15,5 +16,17 @@ QString formatVector(const std::vector<double> &values, int maxTerms, int decima
 // 1-based index notation: subscript("21") -> "₂₁", superscript(2) -> "⁽²⁾".
 QString subscriptDigits(const QString &digits);
 QString superscriptIndex(int oneBased);
+
+// How every view names token i: the token itself, with its 0-based position
+// as a subscript when the same text occurs more than once ("over₇"), so
+// repeated words in a long sentence can be told apart.
+QString tokenLabel(const QStringList &tokens, int index);
+QStringList tokenLabels(const QStringList &tokens);
+
+// Positions, heads, layers and dimensions are numbered from 0 everywhere
+// (window, pictures, file names, command line), as the contract and the
+// field do: "head 0", "L0H3", "d0".
+QString headName(int head);              // "head 3"
+QString layerHeadName(int layer, int head); // "L0H3"
 
 } // namespace attn

@@ -216,6 +216,22 @@ private slots:
         QCOMPARE(attn::subscriptDigits(QStringLiteral("21")), QStringLiteral("₂₁"));
         QCOMPARE(attn::formatVector({1, 2, 3}, 2), QStringLiteral("[1, 2, … (+1 more)]"));
     }
+
+    void repeatedTokensCarryTheirPosition()
+    {
+        const QStringList tokens{"the", "quick", "fox", "jumps", "over", "the", "lazy", "dog", "over", "the", "fence"};
+        const QStringList labels = attn::tokenLabels(tokens);
+        QCOMPARE(labels.at(0), QStringLiteral("the₀"));
+        QCOMPARE(labels.at(1), QStringLiteral("quick"));
+        QCOMPARE(labels.at(4), QStringLiteral("over₄"));
+        QCOMPARE(labels.at(8), QStringLiteral("over₈"));
+        QCOMPARE(labels.at(9), QStringLiteral("the₉"));
+        for (int i = 0; i < tokens.size(); ++i)
+            QCOMPARE(attn::tokenLabel(tokens, i), labels.at(i));
+        QCOMPARE(attn::tokenLabel(tokens, 11), QString());
+        QCOMPARE(attn::layerHeadName(0, 3), QStringLiteral("L0H3"));
+        QCOMPARE(attn::headName(0), QStringLiteral("head 0"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWalkthrough)
