@@ -133,8 +133,6 @@ int main(int argc, char **argv)
         // example), and says what is wrong: a double-click should not fail silently.
         if (!window.fileActions()->openPath(args[1]))
             QTextStream(stderr) << "attention-explorer: could not open " << args[1] << Qt::endl;
-    } else {
-        window.restoreAttentionOptions();
     }
     window.show();
 

@@ -26,6 +26,47 @@ bool ProjectionWeights::operator==(const ProjectionWeights &o) const
     return sameList(query, o.query) && sameList(key, o.key) && sameList(value, o.value) && same(output, o.output);
 }
 
+AttentionConfig effectiveConfig(const AttentionConfig &config, bool crossAttention)
+{
+    AttentionConfig c = config;
+    if (crossAttention)
+        c.causal = false;
+    return c;
+}
+
+AttentionConfig withHeadCount(const AttentionConfig &config, int heads, int dModel)
+{
+    AttentionConfig c = config;
+    c.heads = std::clamp(heads, 1, kMaxHeads);
+    if (c.mode == Mode::Simplified)
+        c.heads = 1;
+    if (c.heads != config.heads) {
+        if (c.mode == Mode::ScaledDotProduct && dModel % c.heads == 0)
+            c.headDim = dModel / c.heads;
+        c.outputProjection = c.heads > 1;
+    }
+    return c;
+}
+
+AttentionConfig withMode(const AttentionConfig &config, Mode mode, int dModel)
+{
+    AttentionConfig c = config;
+    if (mode == config.mode)
+        return c;
+    c.mode = mode;
+    if (mode == Mode::Simplified) {
+        c.heads = 1;
+        c.headDim = dModel;
+        c.scale = false;
+        c.outputProjection = false;
+    } else {
+        c.scale = true;
+        if (dModel % c.heads == 0)
+            c.headDim = dModel / c.heads;
+    }
+    return c;
+}
+
 int effectiveHeadDim(const AttentionConfig &config, int dModel)
 {
     return config.mode == Mode::Simplified ? dModel : config.headDim;
@@ -184,9 +225,12 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
     return detail::softmaxRowsOf(scores, scale, causal);
 }
 
-AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
+AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &requested,
                                  const ProjectionWeights &given, const Eigen::MatrixXd *source, Precision precision)
 {
+    // A causal mask orders one sequence against itself; in cross-attention
+    // the queries see every source token, so the option does not apply there.
+    const AttentionConfig config = effectiveConfig(requested, source != nullptr);
     const int n = int(embeddings.rows());
     const int dModel = int(embeddings.cols());
     if (n < 1)

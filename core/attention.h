@@ -93,6 +93,21 @@ constexpr int kMaxHeadDim = 1024;
 // queries and m keys (the softmax's exponentials are not counted).
 double forwardFlops(double n, double m, int dModel, const AttentionConfig &config);
 
+// The options as computed: in cross-attention (a source is set) the causal
+// mask does not apply, whatever the session says.
+AttentionConfig effectiveConfig(const AttentionConfig &config, bool crossAttention);
+
+// The options after the user asks for `heads` heads, with the defaults a
+// session file gets: head_dim = d_model / heads when that is whole (else it
+// stays), and the output projection on exactly when there is more than one head.
+AttentionConfig withHeadCount(const AttentionConfig &config, int heads, int dModel);
+
+// The options after switching to `mode`, each mode with its textbook
+// defaults: simplified attention has no weights, so its heads would all be
+// the same: one head of width d_model, unscaled; scaled dot-product scales by
+// 1/sqrt(d_k) and takes head_dim = d_model / heads when that is whole.
+AttentionConfig withMode(const AttentionConfig &config, Mode mode, int dModel);
+
 // The width of each head: head_dim in scaled-dot-product mode, d_model in simplified mode.
 int effectiveHeadDim(const AttentionConfig &config, int dModel);
 

@@ -15,6 +15,8 @@ QJsonObject resultToJsonObject(const Session &session, const AttentionResult &re
     root["version"] = 1;
     root["tokens"] = QJsonArray::fromStringList(session.tokens);
     root["inputs"] = matrixToJson(result.inputs);
+    root["causal"] = result.causal; // as computed: always false in cross-attention
+    root["cross_attention"] = session.source.has_value();
     if (session.source) {
         root["source_tokens"] = QJsonArray::fromStringList(session.source->tokens);
         root["source_inputs"] = matrixToJson(result.sourceInputs);

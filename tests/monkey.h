@@ -39,7 +39,7 @@ class TestMonkey : public QObject
         std::function<QString()> run; // does it, returns what it did
     };
 
-    Document m_doc;
+    Document m_doc{attn::exampleSession()};
     MainWindow *m_window = nullptr;
     attn::SplitMix64 m_rng{kDefaultSeed};
     QTemporaryDir m_dir;

@@ -158,6 +158,8 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
         OptionsPanel *o = window().options();
         const int which = below(4);
         QCheckBox *box = QList<QCheckBox *>{o->causalBox(), o->scaleBox(), o->positionalBox(), o->projectionBox()}[which];
+        if (!box->isEnabled())
+            return QStringLiteral("\"%1\" disabled (cross-attention)").arg(box->text());
         const attn::AttentionConfig before = m_doc.session().attention;
         box->click();
         const attn::AttentionConfig &after = m_doc.session().attention;
@@ -170,8 +172,14 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
     });
     add("change heads", 4, [this] {
         const int heads = 1 + below(kMaxHeads);
-        window().options()->headsBox()->setValue(heads);
-        expect(m_doc.session().attention.heads == heads, QStringLiteral("heads is %1").arg(m_doc.session().attention.heads));
+        QSpinBox *box = window().options()->headsBox();
+        if (!box->isEnabled())
+            return QStringLiteral("heads box disabled (simplified mode)");
+        box->setValue(heads);
+        // Simplified attention has one head: asking for more gives one.
+        const bool simplified = m_doc.session().attention.mode == attn::Mode::Simplified;
+        expect(m_doc.session().attention.heads == (simplified ? 1 : heads),
+               QStringLiteral("heads is %1").arg(m_doc.session().attention.heads));
         return QStringLiteral("set heads to %1").arg(heads);
     });
     add("change head_dim", 3, [this] {

@@ -126,7 +126,10 @@ void TestAttentionProperties::invariants()
         QVERIFY(maxAbsDiff(head.scores.toDouble(), MatrixXd(head.queries * head.keys.transpose())) <= 1e-12);
         for (int i = 0; i < tokens; ++i) {
             // Weights by hand: softmax of scores * scale over the visible keys.
-            const int visible = causal ? std::min(i + 1, keys) : keys;
+            // In cross-attention the causal mask does not apply: every source token is visible.
+            const bool masked = causal && !sourceTokens;
+            QCOMPARE(r.causal, masked);
+            const int visible = masked ? std::min(i + 1, keys) : keys;
             double maxScore = -std::numeric_limits<double>::infinity();
             for (int j = 0; j < visible; ++j)
                 maxScore = std::max(maxScore, head.scores(i, j) * r.scoreScale);

@@ -80,7 +80,7 @@ void TestBadInputDocument::documentEdits()
 {
     QFETCH(QString, edit);
     QFETCH(QString, outcome);
-    Document doc;
+    Document doc(attn::exampleSession());
     const attn::Session before = doc.session();
     const QString verb = edit.section(QLatin1Char(' '), 0, 0);
     const QString arg = edit.section(QLatin1Char(' '), 1);
@@ -201,7 +201,7 @@ void TestBadInputDocument::engine()
     QCOMPARE(caught, message);
     // The document shows the same message instead of numbers.
     if (problem != QLatin1String("no tokens")) {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setSession(s, QStringLiteral("bad"));
         QVERIFY(!doc.hasResult());
         QCOMPARE(doc.computeError(), message);
@@ -232,7 +232,7 @@ void TestBadInputDocument::failedSaveKeepsOldFile()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("keep.attn.json"));
-    Document doc;
+    Document doc(attn::exampleSession());
     MainWindow window(&doc);
     window.fileActions()->setInteractive(false);
     QVERIFY(window.fileActions()->saveTo(path));
@@ -291,7 +291,7 @@ void TestBadInputDocument::failedSaveKeepsOldFile()
 
 void TestBadInputDocument::badOpenKeepsSessionAndHistory()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     MainWindow window(&doc);
     window.fileActions()->setInteractive(false);
     const attn::Session original = doc.session();

@@ -68,7 +68,7 @@ void TestBarchart::modelMatchesSnapshot()
 {
     QFETCH(int, query);
     QFETCH(bool, projection);
-    Document doc;
+    Document doc(attn::exampleSession());
     useOutputProjection(doc, projection);
     doc.setQuery(query);
     const SnapshotPtr snap = doc.snapshot();
@@ -86,7 +86,7 @@ void TestBarchart::modelMatchesSnapshot()
 
 void TestBarchart::negativeBarsHangBelowZero()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setEmbeddingValue(1, 0, -1.5);
     const BarChartModel m = buildBarChartModel(*doc.snapshot(), 1);
     QCOMPARE(m.embedding[0], -1.5);
@@ -110,7 +110,7 @@ void TestBarchart::negativeBarsHangBelowZero()
 
 void TestBarchart::ticksAreRoundAndHoldZero()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setEmbeddingValue(1, 0, -1.5);
     const BarChartModel m = buildBarChartModel(*doc.snapshot(), 1);
     const BarChartLayout layout(m, QRectF(0, 0, 640, 300), QFont());
@@ -130,7 +130,7 @@ void TestBarchart::ticksAreRoundAndHoldZero()
 
 void TestBarchart::tooltipHoldsBothNumbers()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     useOutputProjection(doc, true);
     BarChartView view;
     view.setSnapshot(doc.snapshot());
@@ -149,7 +149,7 @@ void TestBarchart::tooltipHoldsBothNumbers()
 
 void TestBarchart::barsHaveSeriesColours()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     useOutputProjection(doc, true);
     BarChartView view;
     view.resize(640, 300);
@@ -174,7 +174,7 @@ void TestBarchart::barsHaveSeriesColours()
 
 void TestBarchart::lengthsDifferNote()
 {
-    Document doc; // one head of width 2, no projection: 2 numbers against 3
+    Document doc(attn::exampleSession()); // one head of width 2, no projection: 2 numbers against 3
     BarChartPainter painter;
     painter.setSnapshot(doc.snapshot());
     painter.setQuery(1);
@@ -195,7 +195,7 @@ void TestBarchart::lengthsDifferNote()
 
 void TestBarchart::manyDimensionsPaintQuickly()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setDModel(1024);
     useOutputProjection(doc, true);
     BarChartPainter painter;
@@ -219,7 +219,7 @@ void TestBarchart::manyDimensionsPaintQuickly()
 
 void TestBarchart::hoverReportsDimension()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     BarChartView view;
     view.resize(640, 300);
     view.setSnapshot(doc.snapshot());
@@ -261,7 +261,7 @@ void TestBarchart::savePictures()
         view.setQuery(doc.query());
         QVERIFY(view.grab().save(dir + QStringLiteral("/bars-%1.png").arg(name)));
     };
-    Document doc;
+    Document doc(attn::exampleSession());
     save(doc, QStringLiteral("example"));
     save(doc, QStringLiteral("dark"), {640, 300}, true);
     doc.setEmbeddingValue(1, 0, -1.5);

@@ -63,7 +63,7 @@ private slots:
         QFETCH(QString, view);
         const QPalette old = QApplication::palette();
         QApplication::setPalette(darkPalette());
-        Document doc;
+        Document doc(attn::exampleSession());
         MainWindow window(&doc);
         window.resize(1280, 800);
         window.show();
@@ -101,7 +101,7 @@ private slots:
 
     void keyboardAloneReachesAHeatmapCell()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         MainWindow window(&doc);
         window.resize(1280, 800);
         window.show();
@@ -132,7 +132,7 @@ private slots:
 
     void everyControlHasAnAccessibleName()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         MainWindow window(&doc);
         QStringList unnamed;
         for (QWidget *w : window.findChildren<QWidget *>()) {
@@ -151,7 +151,7 @@ private slots:
 
     void shortcutsAreListed()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         MainWindow window(&doc);
         const QString text = shortcutsText(&window);
         QVERIFY(text.contains(QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText) + "\tFile › Save"));

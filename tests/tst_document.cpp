@@ -12,7 +12,7 @@ class TestDocument : public QObject
 private slots:
     void startsOnTheExample()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         QCOMPARE(doc.session(), attn::exampleSession());
         QVERIFY(doc.hasResult());
         QCOMPARE(doc.result().output, attn::computeSession(attn::exampleSession()).output);
@@ -20,7 +20,7 @@ private slots:
 
     void queryChangeEmitsOnlyQuery()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         QSignalSpy query(&doc, &Document::queryChanged);
         QSignalSpy result(&doc, &Document::resultChanged);
         const SnapshotPtr before = doc.snapshot();
@@ -36,7 +36,7 @@ private slots:
 
     void embeddingEditRecomputes()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setEmbeddingValue(1, 0, -1.25);
         QCOMPARE(doc.session().embeddings(1, 0), -1.25);
         attn::Session expected = attn::exampleSession();
@@ -46,7 +46,7 @@ private slots:
 
     void sliderDragIsOneUndoStep()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         const double original = doc.session().embeddings(2, 1);
         for (double v : {0.1, 0.2, 0.3, 0.4})
             doc.setEmbeddingValue(2, 1, v, /*dragId=*/7);
@@ -64,7 +64,7 @@ private slots:
 
     void nonFiniteValueIsRefused()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setEmbeddingValue(0, 0, std::numeric_limits<double>::quiet_NaN());
         doc.setEmbeddingValue(0, 0, std::numeric_limits<double>::infinity());
         QCOMPARE(doc.session(), attn::exampleSession());
@@ -73,7 +73,7 @@ private slots:
 
     void newSentenceKeepsEditedWords()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setEmbeddingValue(1, 2, 1.75); // "journey"
         doc.setSentence(QStringLiteral("Every journey matters"));
         const attn::Session &s = doc.session();
@@ -88,7 +88,7 @@ private slots:
 
     void emptySentenceKeepsTokens()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         QSignalSpy notices(&doc, &Document::notice);
         doc.setSentence(QStringLiteral("   "));
         QCOMPARE(notices.count(), 1);
@@ -100,7 +100,7 @@ private slots:
 
     void tooManyTokensAreCutWithANotice()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         QSignalSpy notices(&doc, &Document::notice);
         QString text;
         for (int i = 0; i < 4100; ++i)
@@ -113,7 +113,7 @@ private slots:
 
     void queryStaysInRangeWhenTokensShrink()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setQuery(5);
         doc.setSentence(QStringLiteral("two words"));
         QCOMPARE(doc.query(), 1);
@@ -121,7 +121,7 @@ private slots:
 
     void dModelGrowsAndShrinks()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setDModel(5);
         QCOMPARE(doc.dModel(), 5);
         QCOMPARE(doc.session().embeddings(1, 2), 0.66);
@@ -134,7 +134,7 @@ private slots:
 
     void bigSessionsComputeOnAWorkerAndTheLatestEditWins()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setSyncFlopLimit(0); // treat every session as big
         QSignalSpy results(&doc, &Document::resultChanged);
         QSignalSpy computing(&doc, &Document::computingChanged);
@@ -171,7 +171,7 @@ private slots:
 
     void optionsChangeAndFailuresAreReported()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         attn::AttentionConfig c = doc.session().attention;
         c.heads = 4;
         c.headDim = 2;

@@ -72,7 +72,7 @@ private slots:
 
     void predictionIsTheArgmax()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         for (int q = 0; q < doc.tokenCount(); ++q) {
             const attn::Exercise e = attn::predictionExercise(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens,
                                                               doc.result(), q, 0);
@@ -137,7 +137,7 @@ private slots:
         s.attention.mode = attn::Mode::Simplified;
         s.attention.headDim = 2;
         s.attention.scale = false;
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.resetSession(s);
         Eigen::MatrixXd y(3, 2);
         y << 0.5, 0.5, 0.9, 0.0, 0.1, 0.8;
@@ -165,7 +165,7 @@ private slots:
 
     void sourceSentenceKeepsVectors()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setEmbeddingValue(5, 0, 1.5); // "step"
         doc.setSourceSentence(QStringLiteral("one small step"));
         const attn::SourceSequence &src = *doc.session().source;
@@ -205,7 +205,7 @@ private slots:
             QVERIFY((attn::unshuffle(pe2, order) - pe).cwiseAbs().maxCoeff() > 1e-3);
         }
         // The document's shuffle is the same shuffle, as one undo step.
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.shuffleTokens(42);
         QCOMPARE(doc.session(), attn::shuffled(attn::exampleSession(), attn::shuffleOrder(6, 42)));
         doc.undoStack()->undo();

@@ -139,7 +139,7 @@ private slots:
 
     void clickSelectsQuery()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         HeatmapView view;
         view.setSnapshot(doc.snapshot());
         view.setQuery(doc.query());
@@ -170,7 +170,7 @@ private slots:
 
     void causalCellsLookMasked()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         HeatmapView view;
         view.setSnapshot(doc.snapshot());
         view.resize(600, 500);
@@ -213,7 +213,7 @@ private slots:
     // infinite and the largest came out in the colour of the most negative.
     void hugeScoresKeepTheirColours()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         attn::Session s = doc.session();
         s.embeddings *= 1e150;
         s.attention.mode = attn::Mode::Simplified;
@@ -242,7 +242,7 @@ private slots:
 
     void tooltip()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         HeatmapView view;
         view.setSnapshot(doc.snapshot());
         const attn::HeadResult &head = doc.result().heads[0];
@@ -276,7 +276,7 @@ private slots:
 
     void headsGrid()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         attn::AttentionConfig cfg = doc.session().attention;
         cfg.heads = 4;
         cfg.headDim = 1;
@@ -326,7 +326,7 @@ private slots:
 
     void darkPaletteStaysReadable()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         HeatmapView view;
         view.setPalette(darkPalette());
         view.setSnapshot(doc.snapshot());
@@ -362,7 +362,7 @@ private slots:
 
     void vectorExport()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         HeatmapPainter painter;
         painter.setSnapshot(doc.snapshot());
         painter.setVectorCells(true);
@@ -389,7 +389,7 @@ private slots:
 
     void manyTokens()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         QStringList words;
         for (int i = 0; i < 512; ++i)
             words << QStringLiteral("w%1").arg(i);

@@ -79,7 +79,7 @@ class TestLearningUi : public QObject
 private slots:
     void walkthroughSteps()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         WalkthroughPanel panel;
         follow(panel, doc);
         panel.resize(560, 380);
@@ -114,7 +114,7 @@ private slots:
 
     void walkthroughFollowsEdits()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         WalkthroughPanel panel;
         follow(panel, doc);
         panel.setCurrentStep(1);
@@ -129,7 +129,7 @@ private slots:
 
     void mistakesShowTheCoresNumbers()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         MistakesDialog dialog(&doc);
         dialog.resize(900, 600);
         dialog.show();
@@ -187,7 +187,7 @@ private slots:
 
     void crossAttentionPanel()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         CrossAttentionPanel panel(&doc);
         panel.resize(620, 380);
         panel.show();
@@ -208,7 +208,7 @@ private slots:
 
     void practiceChecksTypedAnswers()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         PracticeDialog dialog(&doc);
         dialog.setSeed(7);
         dialog.setKind(PracticeDialog::WeightedSum);

@@ -30,7 +30,7 @@ class TestMainWindow : public QObject
 
     struct Fixture
     {
-        Document doc;
+        Document doc{attn::exampleSession()};
         MainWindow window{&doc};
         Fixture()
         {

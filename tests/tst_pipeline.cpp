@@ -66,7 +66,7 @@ void TestPipeline::modelMatchesResult_data()
 void TestPipeline::modelMatchesResult()
 {
     QFETCH(int, query);
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setQuery(query);
     const SnapshotPtr snap = doc.snapshot();
     QVERIFY(snap->result);
@@ -99,7 +99,7 @@ void TestPipeline::modelMatchesResult()
 
 void TestPipeline::sumShownIsOne()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     const PipelineModel m = buildPipelineModel(*doc.snapshot(), 1, 0, 100, 100);
     QVERIFY(std::abs(m.weightSum - 1.0) < 1e-12);
     PipelinePainter painter;
@@ -113,7 +113,7 @@ void TestPipeline::sumShownIsOne()
 
 void TestPipeline::causalMasksLaterKeys()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     attn::AttentionConfig cfg = doc.session().attention;
     cfg.causal = true;
     doc.setAttention(cfg);
@@ -146,7 +146,7 @@ void TestPipeline::selectsHeaviestKeys()
 {
     QFETCH(bool, causal);
     QFETCH(int, query);
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setSentence(sentenceOf(512));
     QCOMPARE(doc.tokenCount(), 512);
     attn::AttentionConfig cfg = doc.session().attention;
@@ -198,7 +198,7 @@ void TestPipeline::selectsHeaviestKeys()
 
 void TestPipeline::simplifiedTextbookNumbers()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     attn::AttentionConfig cfg = doc.session().attention;
     cfg.mode = attn::Mode::Simplified;
     cfg.scale = false;
@@ -220,7 +220,7 @@ void TestPipeline::simplifiedTextbookNumbers()
 
 void TestPipeline::longVectorsAreCut()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     doc.setDModel(64);
     attn::AttentionConfig cfg = doc.session().attention;
     cfg.headDim = 32;
@@ -238,7 +238,7 @@ void TestPipeline::longVectorsAreCut()
 
 void TestPipeline::clampsHeadAndQuery()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     const PipelineModel high = buildPipelineModel(*doc.snapshot(), 99, 7, 100, 100);
     QCOMPARE(high.head, 0);
     QCOMPARE(high.query, 5);
@@ -249,7 +249,7 @@ void TestPipeline::clampsHeadAndQuery()
 
 void TestPipeline::crossAttentionLabels()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     attn::Session s = doc.session();
     attn::SourceSequence source;
     source.tokens = QStringList{QStringLiteral("Ihre"), QStringLiteral("Reise")};
@@ -280,7 +280,7 @@ void TestPipeline::showsErrorWithoutResult()
 
 void TestPipeline::widgetPaintsStepsLeftToRight()
 {
-    Document doc;
+    Document doc(attn::exampleSession());
     PipelineView view;
     view.resize(640, 330);
     view.setSnapshot(doc.snapshot());
@@ -328,7 +328,7 @@ void TestPipeline::savePictures()
         view.setQuery(doc.query());
         QVERIFY(view.grab().save(dir + QStringLiteral("/pipeline-%1.png").arg(name)));
     };
-    Document doc;
+    Document doc(attn::exampleSession());
     save(doc, QStringLiteral("example"));
     save(doc, QStringLiteral("example-900"), {900, 400});
     save(doc, QStringLiteral("dark"), {640, 330}, true);

@@ -112,7 +112,7 @@ class TestWalkthrough : public QObject
 private slots:
     void simplifiedJourneyScoreLine()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setAttention(simplifiedConfig(doc));
         const auto steps = stepsOf(doc);
         QCOMPARE(steps.at(1).kind, Kind::Scores);
@@ -127,7 +127,7 @@ private slots:
 
     void scaledModeUsesQueriesAndKeys()
     {
-        Document doc; // the example: scaled dot-product, one head of width 2
+        Document doc(attn::exampleSession()); // the example: scaled dot-product, one head of width 2
         const auto steps = stepsOf(doc);
         QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::Scores, Kind::Scale, Kind::Softmax,
                                                     Kind::WeightValues, Kind::SumContext}));
@@ -144,7 +144,7 @@ private slots:
 
     void causalAddsTheMaskStep()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         attn::AttentionConfig c = doc.session().attention;
         c.causal = true;
         doc.setAttention(c);
@@ -159,7 +159,7 @@ private slots:
 
     void projectionAddsTheLastStep()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         attn::AttentionConfig c = doc.session().attention;
         c.heads = 3;
         c.headDim = 2;
@@ -177,7 +177,7 @@ private slots:
 
     void crossAttentionNamesTheSource()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setAttention(simplifiedConfig(doc));
         doc.setSourceSentence(QStringLiteral("one step"));
         const auto steps = stepsOf(doc);
@@ -188,7 +188,7 @@ private slots:
 
     void longSentencesAreCut()
     {
-        Document doc;
+        Document doc(attn::exampleSession());
         doc.setSentence(QStringLiteral("a b c d e f g h i j k l m n o p q r s t"));
         doc.setDModel(10);
         doc.setAttention(simplifiedConfig(doc));

@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include "embedding.h"
+#include "examples.h"
 #include "lessons.h"
 #include "sessionio.h"
 #include "tokenizer.h"
@@ -30,6 +31,8 @@ public:
         if (edit->m_mergeId != m_mergeId || m_mergeId < 0)
             return false;
         m_after = edit->m_after;
+        // Clicking back to where a run of query moves started leaves nothing to undo.
+        setObsolete(m_after == m_before);
         return true;
     }
 
@@ -42,9 +45,12 @@ private:
 
 } // namespace
 
-Document::Document(QObject *parent) : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
+Document::Document(QObject *parent) : Document(attn::runningExample(), parent) {}
+
+Document::Document(const attn::Session &start, QObject *parent)
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
 {
-    applySession(attn::exampleSession());
+    applySession(start);
     connect(&m_watcher, &QFutureWatcher<SnapshotPtr>::finished, this, &Document::onWorkerFinished);
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
@@ -78,18 +84,20 @@ void Document::restoreRecovered(const attn::Session &session, const QString &ori
     QString ignored;
     if (!originalPath.isEmpty())
         saved = attn::readSession(originalPath, &ignored);
-    resetSession(saved.value_or(attn::exampleSession()));
+    resetSession(saved.value_or(attn::runningExample()));
     m_filePath = originalPath;
     emit filePathChanged(m_filePath);
     pushEdit(session, tr("Restore unsaved changes"));
 }
 
-void Document::newSession()
+void Document::newSession(const attn::Session &start)
 {
-    resetSession(attn::exampleSession());
+    resetSession(start);
     m_filePath.clear();
     emit filePathChanged(m_filePath);
 }
+
+void Document::newSession() { newSession(attn::runningExample()); }
 
 void Document::pushEdit(const attn::Session &after, const QString &text, int mergeId)
 {
@@ -127,7 +135,9 @@ void Document::setQuery(int query)
         return;
     attn::Session next = m_session;
     next.query = query;
-    pushEdit(next, tr("Select query “%1”").arg(next.tokens[query]));
+    // A run of query moves is one undo step: clicking through the chips to
+    // read each word's row should not bury the edits in the history.
+    pushEdit(next, tr("Select query “%1”").arg(next.tokens[query]), kQueryMergeId);
 }
 
 void Document::setEmbeddingValue(int token, int dim, double value, int dragId)

@@ -17,7 +17,9 @@ class Document : public QObject
 {
     Q_OBJECT
 public:
+    // Starts on the running example (what the window opens on), or on `start`.
     explicit Document(QObject *parent = nullptr);
+    explicit Document(const attn::Session &start, QObject *parent = nullptr);
 
     const attn::Session &session() const { return m_session; }
     // What the views draw; never null. Its result is null when the session
@@ -55,7 +57,8 @@ public:
     bool openFile(const QString &path, QString *error);
     // Saves atomically to `path` and makes it the document's file.
     bool saveFile(const QString &path, QString *error);
-    // A fresh session on the built-in example.
+    // A fresh session, on the running example unless another is given (Examples menu).
+    void newSession(const attn::Session &start);
     void newSession();
     // Puts a session recovered after a crash in place, as unsaved changes to
     // `originalPath` (empty when it had never been saved).
@@ -101,6 +104,8 @@ signals:
     void notice(const QString &text);
 
 private:
+    // Merge id of query moves (slider drags use their own small ids).
+    static constexpr int kQueryMergeId = 1 << 30;
     void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);
     // True when the snapshot was computed at once; false when a worker will
     // deliver it (resultChanged follows then).

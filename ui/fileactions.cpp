@@ -1,6 +1,7 @@
 #include "fileactions.h"
 
 #include "document.h"
+#include "examples.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -32,12 +33,34 @@ FileActions::FileActions(Document *document, QMainWindow *window)
 void FileActions::populateMenu(QMenu *menu)
 {
     menu->addAction(tr("&New"), this, &FileActions::newSession)->setShortcut(QKeySequence::New);
+    populateExamplesMenu(menu->addMenu(tr("New from E&xample")));
     menu->addAction(tr("&Open…"), this, &FileActions::open)->setShortcut(QKeySequence::Open);
     m_recentMenu = menu->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     menu->addSeparator();
     menu->addAction(tr("&Save"), this, &FileActions::save)->setShortcut(QKeySequence::Save);
     menu->addAction(tr("Save &As…"), this, &FileActions::saveAs)->setShortcut(QKeySequence::SaveAs);
+}
+
+void FileActions::populateExamplesMenu(QMenu *menu)
+{
+    menu->setToolTipsVisible(true);
+    for (const attn::Example &example : attn::builtInExamples()) {
+        QAction *action = menu->addAction(example.title);
+        action->setToolTip(example.description);
+        action->setStatusTip(example.description);
+        action->setObjectName(QStringLiteral("example-") + example.id);
+        const attn::Session session = example.session;
+        connect(action, &QAction::triggered, this, [this, session] { openExample(session); });
+    }
+}
+
+bool FileActions::openExample(const attn::Session &session)
+{
+    if (!maybeSave())
+        return false;
+    m_document->newSession(session);
+    return true;
 }
 
 void FileActions::newSession()

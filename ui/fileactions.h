@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QStringList>
 
+namespace attn {
+struct Session;
+}
 class Document;
 class QAction;
 class QMainWindow;
@@ -18,6 +21,12 @@ public:
 
     // Adds the actions to `menu` (the caller adds Export and Quit after them).
     void populateMenu(QMenu *menu);
+
+    // One entry per built-in example (core/examples.h); used by File › New
+    // from Example and by the window's Examples menu.
+    void populateExamplesMenu(QMenu *menu);
+    // A new, unsaved session on `session` (asks about unsaved changes first).
+    bool openExample(const attn::Session &session);
 
     // The steps behind the actions, without dialogs, for tests and drops.
     bool openPath(const QString &path);

@@ -13,9 +13,11 @@
 #include "mistakesdialog.h"
 #include "pipelineview.h"
 #include "practicedialog.h"
+#include "starthint.h"
 #include "tokenchips.h"
 #include "walkthroughpanel.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QButtonGroup>
@@ -28,10 +30,12 @@
 #include <QMimeData>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -46,6 +50,10 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
     layout->addWidget(buildTopBar());
+    if (StartHint::wanted()) {
+        m_startHint = new StartHint;
+        layout->addWidget(m_startHint);
+    }
     layout->addWidget(buildHeatmapPanel(), 1);
     setCentralWidget(central);
     buildDocks();
@@ -139,6 +147,9 @@ QWidget *MainWindow::buildHeatmapPanel()
     tools->addWidget(new QLabel(tr("Head:")));
     m_headBox = new QComboBox;
     m_headBox->setAccessibleName(tr("Head shown in the heatmap"));
+    m_headBox->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "11 of 12" is never cut
+    m_headBox->view()->setAccessibleName(tr("Heads"));
+    m_headBox->setToolTip(tr("Which head the heatmap, pipeline and walkthrough show; heads count from 0"));
     tools->addWidget(m_headBox);
     tools->addStretch(1);
     v->addLayout(tools);
@@ -177,7 +188,9 @@ void MainWindow::buildDocks()
     QDockWidget *cross = addDock(tr("Cross-attention"), QStringLiteral("cross"), m_cross, Qt::RightDockWidgetArea);
     tabifyDockWidget(heads, walk);
     tabifyDockWidget(walk, cross);
-    heads->raise();
+    walk->raise(); // the first screen explains itself
+    for (QDockWidget *dock : {heads, walk, cross})
+        connect(dock, &QDockWidget::dockLocationChanged, this, &MainWindow::keepTabTitlesWhole, Qt::QueuedConnection);
     QDockWidget *pipeline = addDock(tr("Query → scores → weights → context"), QStringLiteral("pipeline"), m_pipeline,
                                     Qt::BottomDockWidgetArea);
     QDockWidget *bars = addDock(tr("Embedding vs context"), QStringLiteral("bars"), m_barChart,
@@ -196,6 +209,10 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *examples = menuBar()->addMenu(tr("E&xamples"));
+    examples->setObjectName(QStringLiteral("examplesMenu"));
+    m_fileActions->populateExamplesMenu(examples);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
@@ -244,6 +261,23 @@ void MainWindow::buildMenus()
     help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
 }
 
+void MainWindow::keepTabTitlesWhole()
+{
+    // Tabbed docks elide their titles ("All he…") when the tab bar is narrow,
+    // which some styles make it; scroll buttons keep every title readable.
+    for (QTabBar *bar : findChildren<QTabBar *>(QString(), Qt::FindDirectChildrenOnly)) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+        bar->setExpanding(false);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    keepTabTitlesWhole();
+}
+
 void MainWindow::connectDocument()
 {
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
@@ -283,17 +317,18 @@ void MainWindow::onSessionChanged()
     }
     m_chips->setTokens(s.tokens);
     m_editor->setEmbeddings(s.tokens, s.embeddings);
-    m_options->setConfig(s.attention, s.dModel());
+    m_options->setConfig(s.attention, s.dModel(), s.source.has_value());
 
     // The head list only changes with the number of heads (not on every slider step).
     const int entries = s.attention.heads + (s.attention.heads > 1 ? 1 : 0);
     if (m_headBox->count() != entries) {
         const QSignalBlocker block(m_headBox);
         m_headBox->clear();
+        // Heads are numbered from 0, as in files and on the command line.
         for (int h = 0; h < s.attention.heads; ++h)
-            m_headBox->addItem(tr("%1 of %2").arg(h + 1).arg(s.attention.heads), h);
+            m_headBox->addItem(tr("%1 of %2").arg(h).arg(s.attention.heads), h);
         if (s.attention.heads > 1)
-            m_headBox->addItem(tr("Average"), -1);
+            m_headBox->addItem(tr("average of %1").arg(s.attention.heads), -1);
     }
     if (m_head >= s.attention.heads)
         m_head = 0;
@@ -374,11 +409,22 @@ void MainWindow::updateStatus()
                           .arg(tr("%n head(s)", nullptr, s.attention.heads), timing));
 }
 
+QSize MainWindow::firstSize() const
+{
+    // 1280 × 800 where it fits; on a smaller screen (a 1280 × 720 projector)
+    // the available area less the window frame, so the status bar stays on screen.
+    const QScreen *scr = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!scr)
+        return {1280, 800};
+    const QRect area = scr->availableGeometry();
+    return {std::min(1280, area.width() - 16), std::min(800, area.height() - 48)};
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 800);
+        resize(firstSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     setShowScores(settings.value(QStringLiteral("view/showScores"), false).toBool());
     setColorMap(colorMapFromName(settings.value(QStringLiteral("view/colorMap")).toString())
@@ -386,44 +432,9 @@ void MainWindow::restoreSettings()
     m_editor->setSliderRange(settings.value(QStringLiteral("editor/range"), 2.0).toDouble());
 }
 
-void MainWindow::restoreAttentionOptions()
-{
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("attention"));
-    if (!settings.contains(QStringLiteral("mode")))
-        return;
-    attn::Session s = m_document->session();
-    attn::AttentionConfig &c = s.attention;
-    c.mode = settings.value(QStringLiteral("mode")).toString() == QLatin1String("simplified")
-        ? attn::Mode::Simplified
-        : attn::Mode::ScaledDotProduct;
-    c.heads = std::clamp(settings.value(QStringLiteral("heads"), c.heads).toInt(), 1, attn::kMaxHeads);
-    c.headDim = std::clamp(settings.value(QStringLiteral("headDim"), c.headDim).toInt(), 1, attn::kMaxHeadDim);
-    c.causal = settings.value(QStringLiteral("causal"), c.causal).toBool();
-    c.scale = settings.value(QStringLiteral("scale"), c.scale).toBool();
-    c.positionalEncoding = settings.value(QStringLiteral("positional")).toBool() ? attn::PositionalEncoding::Sinusoidal
-                                                                                 : attn::PositionalEncoding::None;
-    c.outputProjection = settings.value(QStringLiteral("outputProjection"), c.outputProjection).toBool();
-    c.seed = settings.value(QStringLiteral("seed"), qint64(c.seed)).toLongLong();
-    if (c.mode == attn::Mode::Simplified)
-        c.headDim = s.dModel();
-    m_document->resetSession(s);
-}
-
 void MainWindow::saveSettings() const
 {
     QSettings settings;
-    const attn::AttentionConfig &c = m_document->session().attention;
-    settings.beginGroup(QStringLiteral("attention"));
-    settings.setValue(QStringLiteral("mode"), c.mode == attn::Mode::Simplified ? "simplified" : "scaled-dot-product");
-    settings.setValue(QStringLiteral("heads"), c.heads);
-    settings.setValue(QStringLiteral("headDim"), c.headDim);
-    settings.setValue(QStringLiteral("causal"), c.causal);
-    settings.setValue(QStringLiteral("scale"), c.scale);
-    settings.setValue(QStringLiteral("positional"), c.positionalEncoding == attn::PositionalEncoding::Sinusoidal);
-    settings.setValue(QStringLiteral("outputProjection"), c.outputProjection);
-    settings.setValue(QStringLiteral("seed"), qint64(c.seed));
-    settings.endGroup();
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("view/showScores"), m_showScores);

@@ -21,6 +21,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTimer;
+class StartHint;
 class TokenChips;
 class WalkthroughPanel;
 
@@ -46,13 +47,13 @@ public:
     bool sentencePending() const;
     FileActions *fileActions() const { return m_fileActions; }
     ExportActions *exportActions() const { return m_exportActions; }
+    StartHint *startHint() const { return m_startHint; }
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
 
-    // Applies the attention options of the last run to the open session
-    // (used at start-up on the built-in example, not on a file).
-    void restoreAttentionOptions();
+    // The size of a first start: 1280 × 800, or less on a smaller screen.
+    QSize firstSize() const;
 
 public slots:
     void selectHead(int head);
@@ -63,6 +64,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     QWidget *buildTopBar();
@@ -74,6 +76,7 @@ private:
     void onQueryChanged(int query);
     void onResultChanged();
     void updateStatus();
+    void keepTabTitlesWhole();
     void restoreSettings();
     void saveSettings() const;
 
@@ -97,6 +100,7 @@ private:
     QButtonGroup *m_matrixGroup = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_error = nullptr;
+    StartHint *m_startHint = nullptr;
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
 };

@@ -20,6 +20,9 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
                           "Scaled dot-product: each head projects the embeddings with its own matrices."));
     m_heads = new QSpinBox;
     m_heads->setRange(1, attn::kMaxHeads);
+    m_headsNote = new QLabel;
+    m_headsNote->setWordWrap(true);
+    m_headsNote->setVisible(false);
     m_headDim = new QSpinBox;
     m_headDim->setRange(1, attn::kMaxHeadDim);
     m_headDim->setToolTip(tr("Width of each head's queries, keys and values (d_k)"));
@@ -34,9 +37,12 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_seed->setToolTip(tr("Weights not fixed by the session are generated from this number"));
     m_newWeights = new QPushButton(tr("New random weights"));
+    m_newWeights->setToolTip(tr("Draw a new seed: every query, key, value and output matrix not fixed by the "
+                                "session is generated again"));
     m_colorMap = new QComboBox;
     for (ColorMap map : allColorMaps())
         m_colorMap->addItem(colorMapName(map), int(map));
+    m_colorMap->setToolTip(tr("Colour map of the weights heatmaps (scores always use a blue–red map centred on 0)"));
 
     auto *seedRow = new QHBoxLayout;
     seedRow->addWidget(m_seed, 1);
@@ -54,6 +60,7 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
     switches->addWidget(m_positional, 1, 0);
     switches->addWidget(m_projection, 1, 1);
     m_scale->setText(tr("Scale by 1/√d_k"));
+    m_scale->setToolTip(tr("Divide the scores by √d_k before the softmax, so wide heads do not saturate"));
     m_positional->setText(tr("Positional encoding"));
     m_projection->setText(tr("Output projection"));
     m_projection->setToolTip(tr("Multiply the joined heads by Wo, back to d_model numbers per token"));
@@ -62,6 +69,7 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
     auto *headsLabel = new QLabel(tr("&Heads:"));
     headsLabel->setBuddy(m_heads);
     form->addRow(headsLabel, sizes);
+    form->addRow(m_headsNote);
     form->addRow(switches);
     auto *seedLabel = new QLabel(tr("S&eed:"));
     seedLabel->setBuddy(m_seed);
@@ -88,14 +96,16 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
             [this] { emit colorMapEdited(colorMap()); });
 }
 
-void OptionsPanel::setConfig(const attn::AttentionConfig &config, int dModel)
+void OptionsPanel::setConfig(const attn::AttentionConfig &config, int dModel, bool crossAttention)
 {
     m_updating = true;
     m_config = config;
+    m_dModel = dModel;
+    m_crossAttention = crossAttention;
     m_mode->setCurrentIndex(m_mode->findData(int(config.mode)));
     m_heads->setValue(config.heads);
     m_headDim->setValue(attn::effectiveHeadDim(config, dModel));
-    m_causal->setChecked(config.causal);
+    m_causal->setChecked(config.causal && !crossAttention); // the session keeps its choice for self-attention
     m_scale->setChecked(config.scale);
     m_positional->setChecked(config.positionalEncoding == attn::PositionalEncoding::Sinusoidal);
     m_projection->setChecked(config.outputProjection);
@@ -117,6 +127,27 @@ void OptionsPanel::updateEnabled()
 {
     const bool scaled = m_config.mode == attn::Mode::ScaledDotProduct;
     m_headDim->setEnabled(scaled);
+    // Simplified attention has no weights: every head would compute the same pattern.
+    m_heads->setEnabled(scaled || m_config.heads > 1);
+    m_heads->setToolTip(scaled ? tr("Each head has its own query, key and value matrices and learns its own pattern")
+                               : tr("Simplified attention has no weights of its own, so every head would compute "
+                                    "the same pattern: it uses one head"));
+    // A causal mask orders one sequence against itself; cross-attention sees every source token.
+    m_causal->setEnabled(!m_crossAttention);
+    m_causal->setToolTip(m_crossAttention
+                             ? tr("Does not apply to cross-attention: the sentence sees every token of the source, "
+                                  "which is complete before decoding starts")
+                             : tr("A query sees only itself and the tokens before it, as in a text generator"));
+    QString note;
+    if (!scaled && m_config.heads > 1)
+        note = tr("In simplified mode all %1 heads are identical.").arg(m_config.heads);
+    else if (scaled && m_config.heads > 1 && m_dModel % m_config.heads != 0)
+        note = tr("d_model %1 does not split into %2 heads: head_dim stays %3.")
+                   .arg(m_dModel)
+                   .arg(m_config.heads)
+                   .arg(m_config.headDim);
+    m_headsNote->setText(note);
+    m_headsNote->setVisible(!note.isEmpty());
     m_seed->setEnabled(scaled || m_config.outputProjection);
     m_newWeights->setEnabled(scaled || m_config.outputProjection);
 }
@@ -126,19 +157,19 @@ void OptionsPanel::readControls()
     if (m_updating)
         return;
     attn::AttentionConfig c = m_config;
-    c.mode = attn::Mode(m_mode->currentData().toInt());
-    c.heads = m_heads->value();
     c.headDim = m_headDim->value();
-    c.causal = m_causal->isChecked();
+    if (!m_crossAttention)
+        c.causal = m_causal->isChecked();
     c.scale = m_scale->isChecked();
-    if (c.mode != m_config.mode) // each mode starts with its textbook default
-        c.scale = c.mode == attn::Mode::ScaledDotProduct;
+    c.outputProjection = m_projection->isChecked();
+    // A new mode or head count brings the defaults a session file would get.
+    c = attn::withMode(c, attn::Mode(m_mode->currentData().toInt()), m_dModel);
+    if (m_heads->value() != c.heads)
+        c = attn::withHeadCount(c, m_heads->value(), m_dModel);
     c.positionalEncoding = m_positional->isChecked() ? attn::PositionalEncoding::Sinusoidal
                                                      : attn::PositionalEncoding::None;
-    c.outputProjection = m_projection->isChecked();
     if (m_seed->value() != int(std::clamp<std::int64_t>(m_config.seed, 0, std::numeric_limits<int>::max())))
         c.seed = m_seed->value();
-    m_config = c;
-    updateEnabled();
+    setConfig(c, m_dModel, m_crossAttention); // the controls show the defaults just applied
     emit configEdited(c);
 }

@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QPushButton;
 class QSpinBox;
 
@@ -18,7 +19,8 @@ class OptionsPanel : public QWidget
 public:
     explicit OptionsPanel(QWidget *parent = nullptr);
 
-    void setConfig(const attn::AttentionConfig &config, int dModel);
+    // `crossAttention`: a source is set, so the causal mask does not apply (the box says why).
+    void setConfig(const attn::AttentionConfig &config, int dModel, bool crossAttention = false);
     attn::AttentionConfig config() const { return m_config; }
     void setColorMap(ColorMap map);
     ColorMap colorMap() const;
@@ -32,6 +34,7 @@ public:
     QCheckBox *positionalBox() const { return m_positional; }
     QCheckBox *projectionBox() const { return m_projection; }
     QPushButton *newWeightsButton() const { return m_newWeights; }
+    QLabel *headsNote() const { return m_headsNote; }
 
 signals:
     void configEdited(const attn::AttentionConfig &config);
@@ -42,7 +45,10 @@ private:
     void updateEnabled();
 
     attn::AttentionConfig m_config;
+    int m_dModel = 1;
+    bool m_crossAttention = false;
     bool m_updating = false;
+    QLabel *m_headsNote;
     QComboBox *m_mode;
     QSpinBox *m_heads;
     QSpinBox *m_headDim;
