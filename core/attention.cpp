@@ -248,6 +248,7 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
 
     AttentionResult result;
     result.causal = config.causal;
+    result.positionalEncoding = config.positionalEncoding == PositionalEncoding::Sinusoidal;
     result.inputs = embeddings;
     if (config.positionalEncoding == PositionalEncoding::Sinusoidal)
         result.inputs += sinusoidalEncoding(n, dModel);

@@ -76,7 +76,8 @@ struct AttentionResult
     Eigen::MatrixXd output;       // concat of contexts, times Wo when the projection is on
     ProjectionWeights weights;    // the matrices actually used (empty in simplified mode, but Wo)
     double scoreScale = 1.0;      // what scores are multiplied by before the softmax
-    bool causal = false;
+    bool causal = false;            // as computed: never in cross-attention
+    bool positionalEncoding = false; // inputs are the embeddings plus sinusoidal positions
     bool singlePrecision = false; // computed in float (see Precision)
 
     bool isMasked(int query, int key) const { return causal && key > query; }

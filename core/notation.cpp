@@ -40,12 +40,12 @@ QString subscriptDigits(const QString &digits)
     return out;
 }
 
-QString superscriptIndex(int oneBased)
+QString superscriptIndex(int index)
 {
     static const QChar sup[10] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
                                   QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
     QString out(QChar(0x207D));
-    for (QChar ch : QString::number(oneBased))
+    for (QChar ch : QString::number(index))
         out += sup[ch.digitValue()];
     return out + QChar(0x207E);
 }

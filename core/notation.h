@@ -13,9 +13,9 @@ namespace attn {
 QString formatNumber(double value, int decimals = 4);
 // "[0.55, 0.87, 0.66]", at most maxTerms numbers, then "… (+N more)".
 QString formatVector(const std::vector<double> &values, int maxTerms, int decimals = 4);
-// 1-based index notation: subscript("21") -> "₂₁", superscript(2) -> "⁽²⁾".
+// Index notation: subscriptDigits("21") -> "₂₁", superscriptIndex(2) -> "⁽²⁾".
 QString subscriptDigits(const QString &digits);
-QString superscriptIndex(int oneBased);
+QString superscriptIndex(int index);
 
 // How every view names token i: the token itself, with its 0-based position
 // as a subscript when the same text occurs more than once ("over₇"), so

@@ -62,11 +62,12 @@ struct Context
 
     QString pair(int key) const
     {
-        const bool wide = query >= 9 || key >= 9;
-        return subscriptDigits(QString::number(query + 1) + (wide ? QStringLiteral(",") : QString())
-                               + QString::number(key + 1));
+        // Positions count from 0, as everywhere in the app; two-digit ones need a comma.
+        const bool wide = query >= 10 || key >= 10;
+        return subscriptDigits(QString::number(query) + (wide ? QStringLiteral(",") : QString())
+                               + QString::number(key));
     }
-    QString q() const { return names.query + superscriptIndex(query + 1); }
+    QString q() const { return names.query + superscriptIndex(query); }
     QString token(const QStringList &list, int i) const { return QStringLiteral("“%1”").arg(list.value(i)); }
     std::vector<int> dims(int count) const
     {
@@ -114,8 +115,10 @@ WalkthroughStep pickQuery(const Context &c)
 {
     const bool simplified = c.names.query == QLatin1String("x");
     const bool cross = c.result.sourceInputs.size() > 0;
-    QString text = tr("The query is token %1 (number %2). Its attention is computed against every key, one at a time.")
+    QString text = tr("The query is token %1 at position %2 (positions count from 0; a book that counts from 1 calls "
+                      "it number %3). Its attention is computed against every key, one at a time.")
                        .arg(c.token(c.queryTokens, c.query))
+                       .arg(c.query)
                        .arg(c.query + 1);
     text += QLatin1Char(' ');
     text += simplified ? tr("There are no trainable matrices here: the input vector itself acts as query, key and value.")
@@ -124,19 +127,57 @@ WalkthroughStep pickQuery(const Context &c)
     if (cross)
         text += QLatin1Char(' ') + tr("This is cross-attention: keys and values come from the source sentence.");
     if (c.result.heads.size() > 1)
-        text += QLatin1Char(' ') + tr("Head %1 of %2 is shown.").arg(c.headIndex + 1).arg(c.result.heads.size());
+        text += QLatin1Char(' ') + tr("Head %1 (of %2, counted from 0) is shown.").arg(c.headIndex).arg(c.result.heads.size());
+    if (c.result.positionalEncoding)
+        text += QLatin1Char(' ') + tr("Its input is the embedding plus its position's encoding, x + PE (the step before).");
     WalkthroughStep s = step(c, WalkthroughStepKind::PickQuery, tr("Pick the query"), text);
     s.keys.clear();
     s.dims = c.dims(int(c.result.inputs.cols()));
     const std::vector<double> x = rowOf(c.result.inputs, c.query);
-    s.lines.push_back({QStringLiteral("x%1 = %2").arg(superscriptIndex(c.query + 1), formatVector(x, c.limits.maxTerms)),
-                       -1, x});
+    const QString input = c.result.positionalEncoding
+        ? QStringLiteral("x%1 + PE%1").arg(superscriptIndex(c.query))
+        : QStringLiteral("x%1").arg(superscriptIndex(c.query));
+    s.lines.push_back({QStringLiteral("%1 = %2").arg(input, formatVector(x, c.limits.maxTerms)), -1, x});
     if (!simplified) {
         const std::vector<double> qv = rowOf(c.head.queries, c.query);
-        s.lines.push_back({QStringLiteral("%1 = x%2·W_q = %3")
-                               .arg(c.q(), superscriptIndex(c.query + 1), formatVector(qv, c.limits.maxTerms)),
+        const QString factorText = c.result.positionalEncoding ? QStringLiteral("(%1)").arg(input) : input;
+        s.lines.push_back({QStringLiteral("%1 = %2·W_q = %3").arg(c.q(), factorText, formatVector(qv, c.limits.maxTerms)),
                            -1, qv});
     }
+    return s;
+}
+
+// PE[pos][2i] = sin(pos / 10000^(2i/d)), PE[pos][2i+1] = cos(the same angle):
+// the embedding, its position's encoding written out, and their sum.
+WalkthroughStep addPositions(const Context &c, const Eigen::RowVectorXd &embedding)
+{
+    const int d = int(c.result.inputs.cols());
+    const int pos = c.query;
+    WalkthroughStep s = step(c, WalkthroughStepKind::AddPositions, tr("Add the position"),
+                             tr("Attention by itself ignores word order. Positional encoding adds to each embedding a "
+                                "pattern of sines and cosines that depends only on the position: even dimensions "
+                                "2i take sin(pos ÷ 10000^(2i/d_model)), odd ones cos of the same angle. The sum "
+                                "x + PE is what the rest of the computation uses."));
+    s.keys.clear();
+    s.dims = c.dims(d);
+    const Eigen::RowVectorXd pe = sinusoidalEncoding(pos + 1, d).row(pos);
+    const std::vector<double> x(embedding.data(), embedding.data() + embedding.size());
+    const std::vector<double> peValues(pe.data(), pe.data() + pe.size());
+    const std::vector<double> sum = rowOf(c.result.inputs, pos);
+    const QString sup = superscriptIndex(pos);
+    s.lines.push_back({QStringLiteral("x%1 = %2").arg(sup, formatVector(x, c.limits.maxTerms)), -1, x});
+    for (int dim : s.dims) {
+        const int even = dim - dim % 2;
+        const QString angle = even == 0 ? QString::number(pos)
+                                        : QStringLiteral("%1 ÷ 10000^(%2/%3)").arg(pos).arg(even).arg(d);
+        s.lines.push_back({QStringLiteral("PE%1%2 = %3(%4) = %5")
+                               .arg(sup, subscriptDigits(QString::number(dim)),
+                                    dim % 2 == 0 ? QStringLiteral("sin") : QStringLiteral("cos"), angle,
+                                    formatNumber(pe(dim))),
+                           -1, {pe(dim)}});
+    }
+    s.lines.push_back({QStringLiteral("PE%1 = %2").arg(sup, formatVector(peValues, c.limits.maxTerms)), -1, peValues});
+    s.lines.push_back({QStringLiteral("x%1 + PE%1 = %2").arg(sup, formatVector(sum, c.limits.maxTerms)), -1, sum});
     return s;
 }
 
@@ -154,7 +195,7 @@ WalkthroughStep scores(const Context &c)
             terms << factor(c.head.queries(c.query, d)) + QChar(0x00D7) + factor(c.head.keys(j, d));
         const double score = c.head.scores(c.query, j);
         s.lines.push_back({QStringLiteral("ω%1 = %2·%3%4 = %5 = %6")
-                               .arg(c.pair(j), c.q(), c.names.key, superscriptIndex(j + 1),
+                               .arg(c.pair(j), c.q(), c.names.key, superscriptIndex(j),
                                     joinTerms(terms, c.limits.maxTerms), formatNumber(score)),
                            j, {score}});
     }
@@ -200,11 +241,11 @@ WalkthroughStep mask(const Context &c)
             continue;
         s.keys.push_back(j);
         s.lines.push_back({tr("key %1 %2: blocked, α%3 = 0")
-                               .arg(j + 1)
+                               .arg(j)
                                .arg(c.token(c.keyTokens, j), c.pair(j)),
                            j, {c.head.weights(c.query, j)}});
     }
-    s.lines.push_back({tr("visible: keys 1 to %1 of %2").arg(std::min(c.query + 1, m)).arg(m), -1, {}});
+    s.lines.push_back({tr("visible: keys 0 to %1 of %2").arg(std::min(c.query, m - 1)).arg(m), -1, {}});
     return s;
 }
 
@@ -227,7 +268,7 @@ WalkthroughStep softmax(const Context &c)
     QStringList powers;
     double sum = 0.0;
     for (int j = 0; j < visible; ++j) {
-        powers << QStringLiteral("e^%1").arg(formatNumber(input(j) - shift));
+        powers << QStringLiteral("exp(%1)").arg(formatNumber(input(j) - shift));
         sum += std::exp(input(j) - shift);
     }
     s.lines.push_back({QStringLiteral("Σ = %1 = %2").arg(joinTerms(powers, c.limits.maxTerms), formatNumber(sum)), -1,
@@ -237,7 +278,7 @@ WalkthroughStep softmax(const Context &c)
         if (j >= visible)
             s.lines.push_back({tr("α%1 = 0 (masked)").arg(c.pair(j)), j, {w}});
         else
-            s.lines.push_back({QStringLiteral("α%1 = e^%2 ÷ %3 = %4")
+            s.lines.push_back({QStringLiteral("α%1 = exp(%2) ÷ %3 = %4")
                                    .arg(c.pair(j), formatNumber(input(j) - shift), formatNumber(sum), formatNumber(w)),
                                j, {w}});
     }
@@ -267,7 +308,7 @@ WalkthroughStep weightValues(const Context &c)
             continue;
         const std::vector<double> v = weighted(c, j);
         s.lines.push_back({QStringLiteral("α%1·%2%3 = %4 × %5 = %6")
-                               .arg(c.pair(j), c.names.value, superscriptIndex(j + 1),
+                               .arg(c.pair(j), c.names.value, superscriptIndex(j),
                                     formatNumber(c.head.weights(c.query, j)),
                                     formatVector(rowOf(c.head.values, j), c.limits.maxTerms),
                                     formatVector(v, c.limits.maxTerms)),
@@ -297,12 +338,12 @@ WalkthroughStep sumContext(const Context &c, bool projected)
                 terms << factor(c.head.weights(c.query, j) * c.head.values(j, d));
         const QString more = c.hiddenKeys > 0 ? tr(" + (%1 more keys)").arg(c.hiddenKeys) : QString();
         s.lines.push_back({QStringLiteral("%1%2 = %3%4 = %5")
-                               .arg(QStringLiteral("z") + superscriptIndex(c.query + 1), subscriptDigits(QString::number(d + 1)),
+                               .arg(QStringLiteral("z") + superscriptIndex(c.query), subscriptDigits(QString::number(d)),
                                     joinTerms(terms, c.limits.maxTerms), more, formatNumber(c.head.context(c.query, d))),
                            -1, {c.head.context(c.query, d)}});
     }
     const std::vector<double> z = rowOf(c.head.context, c.query);
-    s.lines.push_back({QStringLiteral("z%1 = %2").arg(superscriptIndex(c.query + 1), formatVector(z, c.limits.maxTerms)),
+    s.lines.push_back({QStringLiteral("z%1 = %2").arg(superscriptIndex(c.query), formatVector(z, c.limits.maxTerms)),
                        -1, z});
     return s;
 }
@@ -317,7 +358,7 @@ WalkthroughStep project(const Context &c)
     for (const HeadResult &h : c.result.heads)
         for (Eigen::Index d = 0; d < h.context.cols(); ++d)
             concat.push_back(h.context(c.query, d));
-    const QString sup = superscriptIndex(c.query + 1);
+    const QString sup = superscriptIndex(c.query);
     s.lines.push_back({tr("concat%1 = %2").arg(sup, formatVector(concat, c.limits.maxTerms)), -1, concat});
     const std::vector<double> out = rowOf(c.result.output, c.query);
     s.lines.push_back({tr("output%1 = concat%1·W_o = %2").arg(sup, formatVector(out, c.limits.maxTerms)), -1, out});
@@ -328,7 +369,7 @@ WalkthroughStep project(const Context &c)
 
 std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, const QStringList &keyTokens,
                                               const AttentionResult &result, int query, int head,
-                                              const WalkthroughLimits &limits)
+                                              const WalkthroughLimits &limits, const Eigen::MatrixXd *embeddings)
 {
     if (result.heads.empty() || result.inputs.rows() == 0)
         return {};
@@ -344,7 +385,17 @@ std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, co
     c.scaled = result.scoreScale != 1.0;
     const bool projected = result.weights.output.size() > 0;
 
-    std::vector<WalkthroughStep> steps{pickQuery(c), scores(c)};
+    std::vector<WalkthroughStep> steps;
+    if (result.positionalEncoding) {
+        // The embedding as edited; without it, recovered from the inputs.
+        const Eigen::RowVectorXd pe = sinusoidalEncoding(query + 1, int(result.inputs.cols())).row(query);
+        const Eigen::RowVectorXd x = embeddings && embeddings->rows() > query && embeddings->cols() == pe.size()
+            ? Eigen::RowVectorXd(embeddings->row(query))
+            : Eigen::RowVectorXd(result.inputs.row(query) - pe);
+        steps.push_back(addPositions(c, x));
+    }
+    steps.push_back(pickQuery(c));
+    steps.push_back(scores(c));
     if (c.scaled)
         steps.push_back(scale(c));
     if (result.causal)

@@ -12,7 +12,7 @@
 
 namespace attn {
 
-enum class WalkthroughStepKind { PickQuery, Scores, Scale, Mask, Softmax, WeightValues, SumContext, Project };
+enum class WalkthroughStepKind { AddPositions, PickQuery, Scores, Scale, Mask, Softmax, WeightValues, SumContext, Project };
 
 // One filled-in formula. `numbers` are the results the line shows (a score,
 // a weight, a vector), carried as doubles so tests compare them exactly with
@@ -44,13 +44,16 @@ struct WalkthroughLimits
     int maxTerms = 8;
 };
 
-// The steps that apply to this result: scaling only when the scores are
+// The steps that apply to this result: adding positions only when positional
+// encoding is on (`embeddings`, the vectors before it, are then written out;
+// without them they are recovered from the inputs), scaling only when the scores are
 // scaled, the mask only under a causal mask, the projection only when there
 // is an output matrix; the neighbouring steps say briefly what was skipped.
 // Query and head are clamped into range. `queryTokens` label the rows,
 // `keyTokens` the keys (the source's tokens in cross-attention).
 std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, const QStringList &keyTokens,
                                               const AttentionResult &result, int query, int head,
-                                              const WalkthroughLimits &limits = {});
+                                              const WalkthroughLimits &limits = {},
+                                              const Eigen::MatrixXd *embeddings = nullptr);
 
 } // namespace attn

@@ -1,6 +1,7 @@
 // tst_monkey's invariants, checked after every action: the numbers are sound
 // and every view shows the document's current state.
 
+#include "notation.h"
 #include "monkey.h"
 
 #include "barchartview.h"
@@ -72,7 +73,7 @@ QString TestMonkey::checkInvariants()
         return QStringLiteral("%1 tokens, embeddings %2 x %3").arg(n).arg(s.embeddings.rows()).arg(s.dModel());
     if (q < 0 || q >= n)
         return QStringLiteral("query %1 is not a token index (%2 tokens)").arg(q).arg(n);
-    if (snap->rowTokens != s.tokens)
+    if (snap->rowTokens != attn::tokenLabels(s.tokens))
         return QStringLiteral("the snapshot's tokens are not the session's");
     if (!m_doc.hasResult())
         return QStringLiteral("no result: %1").arg(m_doc.computeError());
@@ -87,7 +88,7 @@ QString TestMonkey::checkInvariants()
     }
 
     // Every view shows this snapshot and this query.
-    const QString token = s.tokens[q];
+    const QString token = attn::tokenLabel(s.tokens, q); // how every view names it
     if (window().heatmap()->snapshot() != snap || window().pipeline()->pipelinePainter().snapshot() != snap)
         return QStringLiteral("a view holds an old snapshot");
     if (window().heatmap()->query() != q)
@@ -132,9 +133,15 @@ QString TestMonkey::checkInvariants()
         return QStringLiteral("bar chart shows %1").arg(shortText(bars.token));
     if (bars.context.size() != std::size_t(r.output.cols()) || bars.embedding.size() != std::size_t(s.dModel()))
         return QStringLiteral("bar chart has %1/%2 values").arg(bars.embedding.size()).arg(bars.context.size());
-    for (int d = 0; d < s.dModel(); ++d)
-        if (bars.embedding[std::size_t(d)] != s.embeddings(q, d))
-            return QStringLiteral("bar chart embedding d%1 is %2, not %3").arg(d).arg(bars.embedding[std::size_t(d)]).arg(s.embeddings(q, d));
+    // With positional encoding on, the bars show the input attention used: x + PE.
+    const bool positions = s.attention.positionalEncoding == attn::PositionalEncoding::Sinusoidal;
+    if (bars.withPositions != positions)
+        return QStringLiteral("bar chart says positions %1, session %2").arg(bars.withPositions).arg(positions);
+    for (int d = 0; d < s.dModel(); ++d) {
+        const double input = positions ? r.inputs(q, d) : s.embeddings(q, d);
+        if (bars.embedding[std::size_t(d)] != input)
+            return QStringLiteral("bar chart input d%1 is %2, not %3").arg(d).arg(bars.embedding[std::size_t(d)]).arg(input);
+    }
     for (int d = 0; d < int(r.output.cols()); ++d)
         if (bars.context[std::size_t(d)] != r.output(q, d))
             return QStringLiteral("bar chart context d%1 is stale").arg(d);

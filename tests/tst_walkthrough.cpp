@@ -5,6 +5,7 @@
 #include "walkthrough.h"
 
 #include <QTest>
+#include <algorithm>
 
 using attn::WalkthroughStepKind;
 using Kind = WalkthroughStepKind;
@@ -52,6 +53,10 @@ void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::A
         for (const attn::FormulaLine &line : step.lines) {
             const int j = line.key;
             switch (step.kind) {
+            case Kind::AddPositions:
+                if (&line == &step.lines.back())
+                    QCOMPARE(line.numbers, rowOf(r.inputs, q)); // x + PE is the input the rest uses
+                break;
             case Kind::PickQuery:
                 QVERIFY(line.numbers == rowOf(r.inputs, q) || line.numbers == rowOf(head.queries, q));
                 break;
@@ -116,7 +121,7 @@ private slots:
         doc.setAttention(simplifiedConfig(doc));
         const auto steps = stepsOf(doc);
         QCOMPARE(steps.at(1).kind, Kind::Scores);
-        QCOMPARE(steps.at(1).lines.at(0).text, QStringLiteral("ω₂₁ = x⁽²⁾·x⁽¹⁾ = 0.55×0.43 + 0.87×0.15 + 0.66×0.89 = 0.9544"));
+        QCOMPARE(steps.at(1).lines.at(0).text, QStringLiteral("ω₁₀ = x⁽¹⁾·x⁽⁰⁾ = 0.55×0.43 + 0.87×0.15 + 0.66×0.89 = 0.9544"));
         QCOMPARE(steps.at(1).lines.at(0).numbers.at(0), doc.result().heads[0].scores(1, 0));
         QCOMPARE(steps.at(1).keys, (std::vector<int>{0, 1, 2, 3, 4, 5}));
         // Simplified mode keeps scaling off: no scale step, no mask, no projection.
@@ -132,7 +137,7 @@ private slots:
         QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::Scores, Kind::Scale, Kind::Softmax,
                                                     Kind::WeightValues, Kind::SumContext}));
         const attn::HeadResult &h = doc.result().heads[0];
-        const QString expected = QStringLiteral("ω₂₃ = q⁽²⁾·k⁽³⁾ = %1×%2 + %3×%4 = %5")
+        const QString expected = QStringLiteral("ω₁₂ = q⁽¹⁾·k⁽²⁾ = %1×%2 + %3×%4 = %5")
                                      .arg(attn::formatNumber(h.queries(1, 0)), attn::formatNumber(h.keys(2, 0)))
                                      .arg(attn::formatNumber(h.queries(1, 1)), attn::formatNumber(h.keys(2, 1)))
                                      .arg(attn::formatNumber(h.scores(1, 2)));
@@ -181,7 +186,7 @@ private slots:
         doc.setAttention(simplifiedConfig(doc));
         doc.setSourceSentence(QStringLiteral("one step"));
         const auto steps = stepsOf(doc);
-        QVERIFY(steps[1].lines[0].text.startsWith(QStringLiteral("ω₂₁ = x⁽²⁾·y⁽¹⁾ = ")));
+        QVERIFY(steps[1].lines[0].text.startsWith(QStringLiteral("ω₁₀ = x⁽¹⁾·y⁽⁰⁾ = ")));
         QCOMPARE(steps[1].keys, (std::vector<int>{0, 1}));
         checkNumbers(steps, doc.result(), 1, 0);
     }
@@ -200,9 +205,50 @@ private slots:
         QCOMPARE(scores.lines.back().text, QStringLiteral("… (+8 more keys)"));
         QVERIFY(scores.lines[0].text.contains(QStringLiteral("… (+2 more)")));
         QCOMPARE(scores.lines[0].text.count(QChar(0x00D7)), 8);
-        // Two-digit indices are separated: ω₁₅,₁ rather than ω₁₅₁.
-        QVERIFY2(scores.lines[0].text.startsWith(QStringLiteral("ω₁₅,")), qPrintable(scores.lines[0].text));
+        // Two-digit indices are separated: ω₁₄,₁ rather than ω₁₄₁.
+        QVERIFY2(scores.lines[0].text.startsWith(QStringLiteral("ω₁₄,₁")), qPrintable(scores.lines[0].text));
         checkNumbers(steps, doc.result(), 14, 0);
+    }
+
+    void positionalEncodingStepShowsXPeAndTheirSum()
+    {
+        // Simplified journey with sinusoidal positions, query "journey" at position 1, d_model 3.
+        // By hand: PE[1] = (sin(1), cos(1), sin(1 / 10000^(2/3))) = (0.841471, 0.540302, 0.0021544).
+        Document doc(attn::exampleSession());
+        attn::AttentionConfig c = simplifiedConfig(doc);
+        c.positionalEncoding = attn::PositionalEncoding::Sinusoidal;
+        doc.setAttention(c);
+        const auto steps = stepsOf(doc);
+        QCOMPARE(steps.front().kind, Kind::AddPositions);
+        QCOMPARE(steps.at(1).kind, Kind::PickQuery);
+        const attn::WalkthroughStep &pe = steps.front();
+        QCOMPARE(pe.lines.front().text, QStringLiteral("x⁽¹⁾ = [0.55, 0.87, 0.66]"));
+        QCOMPARE(pe.lines.at(1).text, QStringLiteral("PE⁽¹⁾₀ = sin(1) = 0.8415"));
+        QCOMPARE(pe.lines.at(2).text, QStringLiteral("PE⁽¹⁾₁ = cos(1) = 0.5403"));
+        QCOMPARE(pe.lines.at(3).text, QStringLiteral("PE⁽¹⁾₂ = sin(1 ÷ 10000^(2/3)) = 0.0022"));
+        QVERIFY(std::abs(pe.lines.at(3).numbers.at(0) - 0.0021544) < 1e-7);
+        QCOMPARE(pe.lines.back().text, QStringLiteral("x⁽¹⁾ + PE⁽¹⁾ = [1.3915, 1.4103, 0.6622]"));
+        // The next step names its input as the sum, not as the bare embedding.
+        QVERIFY2(steps.at(1).lines.front().text.startsWith(QStringLiteral("x⁽¹⁾ + PE⁽¹⁾ = [1.3915")),
+                 qPrintable(steps.at(1).lines.front().text));
+        checkNumbers(steps, doc.result(), 1, 0);
+        // Without positions there is no such step.
+        c.positionalEncoding = attn::PositionalEncoding::None;
+        doc.setAttention(c);
+        QCOMPARE(stepsOf(doc).front().kind, Kind::PickQuery);
+    }
+
+    void softmaxWritesPowersAsFunctions()
+    {
+        Document doc(attn::exampleSession());
+        doc.setAttention(simplifiedConfig(doc));
+        const auto steps = stepsOf(doc);
+        const auto it = std::find_if(steps.begin(), steps.end(), [](const auto &s) { return s.kind == Kind::Softmax; });
+        QVERIFY(it != steps.end());
+        for (const attn::FormulaLine &line : it->lines) {
+            QVERIFY2(!line.text.contains(QStringLiteral("e^")), qPrintable(line.text));
+        }
+        QVERIFY(it->lines.front().text.startsWith(QStringLiteral("Σ = exp(0.9544) + exp(1.495)")));
     }
 
     void notation()

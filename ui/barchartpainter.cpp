@@ -66,7 +66,9 @@ BarChartModel buildBarChartModel(const AttentionSnapshot &snapshot, int query)
     model.query = std::clamp(query, 0, rows - 1);
     model.token = model.query < snapshot.rowTokens.size() ? snapshot.rowTokens[model.query]
                                                           : QStringLiteral("#%1").arg(model.query);
-    const Eigen::RowVectorXd x = snapshot.embeddings.row(model.query);
+    model.withPositions = result->positionalEncoding && result->inputs.rows() > model.query;
+    const Eigen::RowVectorXd x = model.withPositions ? result->inputs.row(model.query)
+                                                     : snapshot.embeddings.row(model.query);
     const Eigen::RowVectorXd z = result->output.row(model.query);
     model.embedding.assign(x.data(), x.data() + x.size());
     model.context.assign(z.data(), z.data() + z.size());
@@ -88,10 +90,10 @@ BarChartLayout::BarChartLayout(const BarChartModel &model, const QRectF &rect, c
     const double swatch = std::round(lh * 0.6);
     double legendWidth = 0.0;
     for (int s = 0; s < BarChartModel::SeriesCount; ++s)
-        legendWidth += swatch + 4 + fm.horizontalAdvance(BarChartPainter::seriesName(s)) + 12;
+        legendWidth += swatch + 4 + fm.horizontalAdvance(BarChartPainter::seriesName(s, model.withPositions)) + 12;
     QFont bold = font;
     bold.setBold(true);
-    const double titleWidth = QFontMetricsF(bold).horizontalAdvance(BarChartPainter::titleFor(model.token));
+    const double titleWidth = QFontMetricsF(bold).horizontalAdvance(BarChartPainter::titleFor(model.token, model.withPositions));
     double top = m_title.bottom();
     if (titleWidth + 16 + legendWidth <= width) {
         m_legend = QRectF(m_title.right() - legendWidth, m_title.top(), legendWidth, lh);
@@ -215,14 +217,17 @@ QColor BarChartPainter::seriesColor(int series, const QPalette &palette)
     return QColor(0xE6, 0x9F, 0x00);
 }
 
-QString BarChartPainter::seriesName(int series)
+QString BarChartPainter::seriesName(int series, bool withPositions)
 {
-    return series == BarChartModel::Embedding ? tr("embedding x") : tr("context z");
+    if (series == BarChartModel::Context)
+        return tr("context z");
+    return withPositions ? tr("input x + PE") : tr("embedding x");
 }
 
-QString BarChartPainter::titleFor(const QString &token)
+QString BarChartPainter::titleFor(const QString &token, bool withPositions)
 {
-    return tr("“%1”: embedding vs context").arg(token);
+    return withPositions ? tr("“%1”: input (embedding + position) vs context").arg(token)
+                         : tr("“%1”: embedding vs context").arg(token);
 }
 
 QString BarChartPainter::note() const
@@ -261,9 +266,9 @@ void BarChartPainter::paint(QPainter &painter, const QRectF &rect, const QPalett
     for (int s = 0; s < BarChartModel::SeriesCount; ++s) {
         painter.fillRect(QRectF(x, cy - swatch / 2, swatch, swatch), seriesColor(s, palette));
         x += swatch + 4;
-        const double w = fm.horizontalAdvance(seriesName(s));
+        const double w = fm.horizontalAdvance(seriesName(s, m_model.withPositions));
         painter.drawText(QRectF(x, layout.legendRect().top(), w + 1, layout.lineHeight()), Qt::AlignLeft | Qt::AlignVCenter,
-                         seriesName(s));
+                         seriesName(s, m_model.withPositions));
         x += w + 12;
     }
     if (!layout.noteRect().isEmpty()) {

@@ -22,7 +22,10 @@ struct BarChartModel
     QString error; // why there is nothing to show; empty when there is
     int query = 0;
     QString token;
-    std::vector<double> embedding; // snapshot->embeddings.row(query), before positional encoding
+    // The query's input: its embedding as edited, or x + PE (the vector
+    // attention actually used) when positional encoding is on.
+    std::vector<double> embedding;
+    bool withPositions = false;
     std::vector<double> context;   // result->output.row(query)
 
     bool isValid() const { return error.isEmpty(); }
@@ -86,9 +89,9 @@ public:
 
     // Colour-blind-safe blue and orange (Okabe-Ito), lighter on a dark base.
     static QColor seriesColor(int series, const QPalette &palette);
-    static QString seriesName(int series);
-    static QString titleFor(const QString &token);
-    QString title() const { return titleFor(m_model.token); }
+    static QString seriesName(int series, bool withPositions = false);
+    static QString titleFor(const QString &token, bool withPositions = false);
+    QString title() const { return titleFor(m_model.token, m_model.withPositions); }
     QString note() const;
 
     void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;

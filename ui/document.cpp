@@ -3,6 +3,7 @@
 #include "embedding.h"
 #include "examples.h"
 #include "lessons.h"
+#include "notation.h"
 #include "sessionio.h"
 #include "tokenizer.h"
 
@@ -298,8 +299,9 @@ void Document::onWorkerFinished()
 SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precision precision)
 {
     auto snapshot = std::make_shared<AttentionSnapshot>();
-    snapshot->rowTokens = session.tokens;
-    snapshot->columnTokens = session.source ? session.source->tokens : session.tokens;
+    // Every view names tokens the same way: a repeated word with its position.
+    snapshot->rowTokens = attn::tokenLabels(session.tokens);
+    snapshot->columnTokens = session.source ? attn::tokenLabels(session.source->tokens) : snapshot->rowTokens;
     snapshot->embeddings = session.embeddings;
     QElapsedTimer timer;
     timer.start();

@@ -30,6 +30,13 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     const int i = model.query;
     model.queryToken = i < snapshot.rowTokens.size() ? snapshot.rowTokens[i] : QStringLiteral("#%1").arg(i);
 
+    // Short enough for the column: no wider than "scores ω = q·k".
+    const bool simplified = result->weights.query.empty();
+    if (result->positionalEncoding)
+        model.queryTitle = simplified ? tr("q = x + PE") : tr("q = (x+PE)·W_q");
+    else
+        model.queryTitle = simplified ? tr("query q = x") : tr("query q");
+
     model.headDim = int(h.queries.cols());
     const int dims = std::min(model.headDim, std::max(1, maxDims));
     for (int d = 0; d < dims; ++d) {

@@ -28,6 +28,9 @@ struct PipelineModel
     int head = 0;
     int headCount = 0;
     QString queryToken;
+    // The query column's title, saying where q comes from when it is not
+    // plainly x·W_q: "query q = x", "q = x + PE", "q = (x+PE)·W_q".
+    QString queryTitle;
     int headDim = 0;
     std::vector<double> queryValues;   // the first shown numbers of q
     std::vector<double> contextValues; // the first shown numbers of z

@@ -32,10 +32,11 @@ QString quoted(const QString &token)
     return QStringLiteral("“%1”").arg(token);
 }
 
-QString stepTitle(int step)
+QString stepTitle(int step, const PipelineModel &model)
 {
     switch (step) {
-    case PipelineLayout::QueryStep: return tr("query q");
+    case PipelineLayout::QueryStep:
+        return model.queryTitle.isEmpty() ? tr("query q") : model.queryTitle;
     case PipelineLayout::ScoresStep: return tr("scores ω = q·k");
     case PipelineLayout::WeightsStep: return tr("weights α = softmax");
     default: return tr("context z = Σ α·v");
@@ -45,7 +46,7 @@ QString stepTitle(int step)
 QString querySubtitle(const PipelineModel &model)
 {
     if (model.headCount > 1)
-        return tr("%1, head %2").arg(quoted(model.queryToken)).arg(model.head + 1);
+        return tr("%1, head %2").arg(quoted(model.queryToken)).arg(model.head);
     return quoted(model.queryToken);
 }
 
@@ -192,7 +193,7 @@ PipelineLayout PipelinePainter::layoutFor(const PipelineModel &model, const QRec
     };
     std::array<double, PipelineLayout::StepCount> titleWidth{};
     for (int s = 0; s < PipelineLayout::StepCount; ++s)
-        titleWidth[size_t(s)] = bfm.horizontalAdvance(stepTitle(s));
+        titleWidth[size_t(s)] = bfm.horizontalAdvance(stepTitle(s, model));
     const double subtitleWidth = fm.horizontalAdvance(querySubtitle(model));
     double labelWidth = 0.0, scoreWidth = fm.horizontalAdvance(tr("masked")), scaledWidth = 0.0;
     for (const PipelineKeyRow &row : model.rows) {
@@ -298,7 +299,7 @@ void PipelinePainter::paintHeader(QPainter &painter, const PipelineModel &model,
     for (int s = 0; s < PipelineLayout::StepCount; ++s) {
         const QRectF step = L.steps[size_t(s)];
         painter.drawText(QRectF(step.left(), top, step.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-                         bfm.elidedText(stepTitle(s), Qt::ElideRight, step.width()));
+                         bfm.elidedText(stepTitle(s, model), Qt::ElideRight, step.width()));
     }
     // Subtitles name the token and the columns.
     painter.setFont(m_font);

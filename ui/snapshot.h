@@ -11,8 +11,11 @@
 
 struct AttentionSnapshot
 {
-    QStringList rowTokens;    // queries: the sentence's tokens
-    QStringList columnTokens; // keys: the same tokens, or the source's in cross-attention
+    // How the views name queries and keys: the sentence's tokens (the
+    // source's for keys in cross-attention), a repeated word with its
+    // 0-based position as a subscript ("over₇", attn::tokenLabels).
+    QStringList rowTokens;
+    QStringList columnTokens;
     Eigen::MatrixXd embeddings; // the sentence's embeddings as edited (before positional encoding)
     std::shared_ptr<const attn::AttentionResult> result; // null when it could not be computed
     QString error; // why there is no result

@@ -109,7 +109,7 @@ void WalkthroughPanel::rebuild()
     m_steps.clear();
     if (m_snapshot && m_snapshot->result)
         m_steps = attn::buildWalkthrough(m_snapshot->rowTokens, m_snapshot->columnTokens, *m_snapshot->result, m_query,
-                                         m_head);
+                                         m_head, {}, &m_snapshot->embeddings);
     // Keep the learner on the same step while numbers change; a step that
     // disappeared (the mask switched off) moves them to the last one.
     m_step = std::clamp(m_step, 0, std::max(stepCount() - 1, 0));
