@@ -214,7 +214,7 @@ QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
     const int dotsPerMeter = int(std::lround(96.0 * scale / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    image.fill(options.palette.color(QPalette::Window));
+    image.fill(options.transparent ? QColor(Qt::transparent) : options.palette.color(QPalette::Window));
     {
         // Our own transform rather than the image's pixel ratio, which QPainter
         // ignores below 1: every scale then lays out exactly like 1x.
@@ -242,6 +242,8 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
     const int queries = int(snapshot->rowTokens.size());
     if (options.query < 0 || options.query >= queries)
         return fail(tr("query %1 does not exist; the session has queries 0 to %2").arg(options.query).arg(queries - 1));
+    if (options.transparent && *format != ExportFormat::Png && *format != ExportFormat::Svg)
+        return fail(tr("a transparent background is for PNG and SVG pictures only"));
     if (!isPictureFormat(*format))
         return {};
     const QSize size = exportSize(snapshot, options);

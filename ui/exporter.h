@@ -51,6 +51,9 @@ struct ExportOptions
     QPalette palette = lightExportPalette();
     QFont font = defaultExportFont(); // converted to a pixel size when used
     QString title; // the dashboard's title line; see dashboardTitle()
+    // PNG and SVG only: no background fill, so the picture sits on a slide's
+    // own background; cells, bars, text and masked cells stay opaque.
+    bool transparent = false;
 };
 
 // The snapshot the window would show for `session` (as Document::recompute
