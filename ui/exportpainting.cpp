@@ -64,7 +64,8 @@ HeadsExportPainter headsPainter(const SnapshotPtr &snapshot, const ExportOptions
 void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector,
                 bool outline)
 {
-    p.fillRect(rect, o.palette.color(QPalette::Base)); // nothing when transparent: Base's alpha is 0 then
+    if (!o.transparent)
+        p.fillRect(rect, o.palette.color(QPalette::Base));
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);
 }
 
