@@ -133,6 +133,30 @@ std::optional<int> parseInt(const QString &text)
     return ok ? std::optional<int>(value) : std::nullopt;
 }
 
+// Options that contradict each other or the format, told apart here where the
+// option names are known; the exporter checks the same for the window.
+QString checkExportCombination(const ExportArgs &args, bool headGiven)
+{
+    const QString suffix = QFileInfo(args.output).suffix().toLower();
+    const bool known = QStringList{"png", "svg", "pdf", "csv", "json"}.contains(suffix);
+    if (args.transparent && known && suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
+        return QStringLiteral("--transparent works for .png and .svg pictures only, not .%1").arg(suffix);
+    if (!args.eachHead)
+        return {};
+    if (headGiven)
+        return QStringLiteral("--each-head writes every head; leave out --head");
+    if (suffix == QLatin1String("json"))
+        return QStringLiteral("--each-head: the .json result already holds every head; leave out --each-head");
+    const QString view = args.view.value_or(QString()).toLower();
+    if (view == QLatin1String("heads"))
+        return QStringLiteral("--each-head: the heads view already shows every head; use --view heatmap, scores, "
+                              "pipeline or dashboard");
+    if (view == QLatin1String("bars"))
+        return QStringLiteral("--each-head: the bar chart shows all heads together; use --view heatmap, scores, "
+                              "pipeline or dashboard");
+    return {};
+}
+
 void parseExport(const QStringList &arguments, CommandLine *command)
 {
     QCommandLineParser parser;
@@ -149,7 +173,10 @@ void parseExport(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption colormap = valueOption("colormap", "viridis (default), cividis, magma or grayscale.",
                                                     "NAME");
     const QCommandLineOption dark = flagOption("dark", "Dark background instead of light.");
-    parser.addOptions({out, view, head, query, size, scale, colormap, dark});
+    const QCommandLineOption transparent = flagOption("transparent", "PNG and SVG: no background fill.");
+    const QCommandLineOption eachHead = flagOption(
+        "each-head", "One file per head: OUT's name with -head0, -head1, ... before the suffix.");
+    parser.addOptions({out, view, head, query, size, scale, colormap, dark, transparent, eachHead});
     if (!parseOrStop(parser, arguments, command))
         return;
     const std::optional<QString> session = sessionArgument(parser, "export", command);
@@ -164,8 +191,13 @@ void parseExport(const QStringList &arguments, CommandLine *command)
     args.session = *session;
     args.output = parser.value(out);
     args.dark = parser.isSet(dark);
+    args.transparent = parser.isSet(transparent);
+    args.eachHead = parser.isSet(eachHead);
     if (parser.isSet(view))
         args.view = parser.value(view);
+    error = checkExportCombination(args, parser.isSet(head));
+    if (!error.isEmpty())
+        return;
     if (parser.isSet(colormap))
         args.colorMap = parser.value(colormap);
     if (parser.isSet(head)) {

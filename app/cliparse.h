@@ -32,6 +32,8 @@ struct ExportArgs
     std::optional<QSize> size; // each side 1 to 999999; the exporter checks the real range
     std::optional<double> scale;
     bool dark = false;
+    bool transparent = false; // PNG and SVG: no background fill
+    bool eachHead = false;    // one file per head: OUT's name with -head0, -head1, ... before the suffix
 };
 
 enum class BenchPrecision { Auto, Single, Double };

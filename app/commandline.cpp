@@ -4,6 +4,7 @@
 #include "cliparse.h"
 
 #include "exporter.h"
+#include "exportseries.h"
 #include "resultio.h"
 #include "sessionio.h"
 
@@ -72,6 +73,7 @@ int runExport(const ExportArgs &args)
     }
     if (args.dark)
         options.palette = darkExportPalette();
+    options.transparent = args.transparent;
 
     QString error;
     const std::optional<attn::Session> session = attn::readSession(args.session, &error);
@@ -85,9 +87,14 @@ int runExport(const ExportArgs &args)
     if (!snapshot->result)
         return printError(args.session + QStringLiteral(": ") + snapshot->error, ExitBadInput);
     // The user's mistakes (suffix, head, query, size) exit with 2; only writing exits with 1.
-    error = checkExport(snapshot, options, args.output);
+    error = args.eachHead ? checkEachHead(snapshot, options, args.output) : checkExport(snapshot, options, args.output);
     if (!error.isEmpty())
         return printError(error, ExitBadInput);
+    if (args.eachHead) {
+        QStringList written;
+        return exportEachHead(*session, snapshot, options, args.output, &written, &error) ? ExitOk
+                                                                                           : printError(error, ExitFailure);
+    }
     return exportFile(*session, snapshot, options, args.output, &error) ? ExitOk : printError(error, ExitFailure);
 }
 
@@ -101,6 +108,7 @@ QString usageText()
         "  attention-explorer compute SESSION [-o OUT]  write the result file (stdout when no -o)\n"
         "  attention-explorer export SESSION -o OUT [--view VIEW] [--head K] [--query I]\n"
         "                          [--size WxH] [--scale F] [--colormap NAME] [--dark]\n"
+        "                          [--transparent] [--each-head]\n"
         "  attention-explorer bench [--tokens N] [--d-model D] [--heads H] [--head-dim K]\n"
         "                          [--causal] [--repeat R] [--paint | --drag] [--precision NAME]\n"
         "  attention-explorer --help | --version\n"
@@ -126,6 +134,10 @@ QString usageText()
         "              --scale F        PNG pixel ratio: 2 doubles the pixels, same layout\n"
         "              --colormap NAME  viridis (default), cividis, magma or grayscale\n"
         "              --dark           dark background instead of the light default\n"
+        "              --transparent    PNG and SVG: no background fill (for slides)\n"
+        "              --each-head      one file per head, OUT's name with -head0, -head1, ...\n"
+        "                               before the suffix (-head00 ... with 11 or more heads);\n"
+        "                               all files are written or none\n"
         "  bench     Time the full forward pass on deterministic random data (defaults: 1024\n"
         "            tokens, d_model 512, 8 heads) and the machine's fastest single-precision\n"
         "            matrix product (OpenBLAS sgemm); print one JSON line. --paint times the\n"

@@ -43,7 +43,8 @@ QString describe(const CommandLine &c)
         const ExportArgs &e = c.exportArgs;
         return QStringLiteral("export %1 -o %2 view %3 colormap %4 head %5 query %6 size %7 scale %8 dark %9")
             .arg(e.session, e.output, optional(e.view), optional(e.colorMap), optional(e.head), optional(e.query),
-                 optional(e.size), optional(e.scale), QString::number(e.dark));
+                 optional(e.size), optional(e.scale), QString::number(e.dark))
+            + QStringLiteral(" transparent %1 each-head %2").arg(e.transparent).arg(e.eachHead);
     }
     case CommandLine::Kind::Bench: {
         const BenchArgs &b = c.bench;
@@ -93,18 +94,32 @@ void TestCliParse::commands_data()
                                        << "compute s.json -o r.json";
 
     QTest::newRow("export, defaults") << QStringList{"export", "s.json", "-o", "out.png"}
-                                      << "export s.json -o out.png view - colormap - head - query - size - scale - dark 0";
+                                      << "export s.json -o out.png view - colormap - head - query - size - scale - dark 0 transparent 0 each-head 0";
     QTest::newRow("export, every option")
         << QStringList{"export", "s.json", "--output", "out.svg", "--view", "bars", "--head", "3", "--query", "2",
                        "--size", "640X480", "--scale", "1.5", "--colormap", "magma", "--dark"}
-        << "export s.json -o out.svg view bars colormap magma head 3 query 2 size 640x480 scale 1.5 dark 1";
+        << "export s.json -o out.svg view bars colormap magma head 3 query 2 size 640x480 scale 1.5 dark 1 transparent 0 each-head 0";
     QTest::newRow("export, head average") << QStringList{"export", "s.json", "-o", "o.csv", "--head", "average"}
-                                          << "export s.json -o o.csv view - colormap - head -1 query - size - scale - dark 0";
+                                          << "export s.json -o o.csv view - colormap - head -1 query - size - scale - dark 0 transparent 0 each-head 0";
     // Names and ranges are the exporter's to check, with the session at hand.
     QTest::newRow("export, names and ranges pass")
         << QStringList{"export", "s.json", "-o", "o.png", "--view", "nope", "--colormap", "jet", "--head", "-7",
                        "--query", "99", "--size", "4x4", "--scale", "0"}
-        << "export s.json -o o.png view nope colormap jet head -7 query 99 size 4x4 scale 0 dark 0";
+        << "export s.json -o o.png view nope colormap jet head -7 query 99 size 4x4 scale 0 dark 0 transparent 0 each-head 0";
+
+    QTest::newRow("export, transparent PNG") << QStringList{"export", "s.json", "-o", "o.png", "--transparent"}
+        << "export s.json -o o.png view - colormap - head - query - size - scale - dark 0 transparent 1 each-head 0";
+    QTest::newRow("export, transparent SVG, upper case")
+        << QStringList{"export", "s.json", "-o", "O.SVG", "--transparent", "--dark"}
+        << "export s.json -o O.SVG view - colormap - head - query - size - scale - dark 1 transparent 1 each-head 0";
+    QTest::newRow("export, each head")
+        << QStringList{"export", "s.json", "-o", "o.png", "--each-head", "--view", "scores", "--transparent"}
+        << "export s.json -o o.png view scores colormap - head - query - size - scale - dark 0 transparent 1 each-head 1";
+    QTest::newRow("export, each head as CSV") << QStringList{"export", "s.json", "-o", "o.csv", "--each-head"}
+        << "export s.json -o o.csv view - colormap - head - query - size - scale - dark 0 transparent 0 each-head 1";
+    // An unknown suffix is the exporter's to refuse, with its list of formats.
+    QTest::newRow("export, transparent, unknown suffix") << QStringList{"export", "s.json", "-o", "o.gif", "--transparent"}
+        << "export s.json -o o.gif view - colormap - head - query - size - scale - dark 0 transparent 1 each-head 0";
 
     QTest::newRow("bench, defaults") << QStringList{"bench"} << "bench 1024 512 8 64 causal 0 repeat 10 paint 0 drag 0 auto";
     QTest::newRow("bench, every option")
@@ -168,6 +183,26 @@ void TestCliParse::errors_data()
     QTest::newRow("scale not a number") << exp + QStringList{"--scale", "two"}
                                         << "--scale two: expected a number, for example 2";
     QTest::newRow("query not a number") << exp + QStringList{"--query", "x"} << "--query x: expected a 0-based token number";
+    QTest::newRow("transparent PDF") << QStringList{"export", "s.json", "-o", "a.pdf", "--transparent"}
+                                     << "--transparent works for .png and .svg pictures only, not .pdf";
+    QTest::newRow("transparent CSV") << QStringList{"export", "s.json", "-o", "a.CSV", "--transparent"}
+                                     << "--transparent works for .png and .svg pictures only, not .csv";
+    QTest::newRow("transparent JSON, each head")
+        << QStringList{"export", "s.json", "-o", "a.json", "--transparent", "--each-head"}
+        << "--transparent works for .png and .svg pictures only, not .json";
+    QTest::newRow("each head with --head") << exp + QStringList{"--each-head", "--head", "1"}
+                                           << "--each-head writes every head; leave out --head";
+    QTest::newRow("each head with --head average") << exp + QStringList{"--head", "average", "--each-head"}
+                                                   << "--each-head writes every head; leave out --head";
+    QTest::newRow("each head as JSON") << QStringList{"export", "s.json", "-o", "r.json", "--each-head"}
+                                       << "--each-head: the .json result already holds every head; leave out --each-head";
+    QTest::newRow("each head of the heads view")
+        << exp + QStringList{"--each-head", "--view", "Heads"}
+        << "--each-head: the heads view already shows every head; use --view heatmap, scores, pipeline or dashboard";
+    QTest::newRow("each head of the bar chart")
+        << exp + QStringList{"--view", "bars", "--each-head"}
+        << "--each-head: the bar chart shows all heads together; use --view heatmap, scores, pipeline or dashboard";
+    QTest::newRow("each head=1") << exp + QStringList{"--each-head=1"} << "Unexpected value after '--each-head'.";
     QTest::newRow("head before size") << exp + QStringList{"--size", "1", "--head", "y"}
                                       << "--head y: expected a 0-based head number or \"average\"";
     // Fuzz finding: a newline in an argument split the message over two lines.
@@ -215,7 +250,7 @@ void TestCliParse::subcommandHelp_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QStringList>("mentions");
     QTest::newRow("compute") << QStringList{"compute", "--help"} << QStringList{"SESSION", "-o, --output <OUT>"};
-    QTest::newRow("export") << QStringList{"export", "-h"} << QStringList{"--view <VIEW>", "--colormap <NAME>", "--dark"};
+    QTest::newRow("export") << QStringList{"export", "-h"} << QStringList{"--view <VIEW>", "--colormap <NAME>", "--dark", "--transparent", "--each-head"};
     QTest::newRow("bench") << QStringList{"bench", "--help"}
                            << QStringList{"--tokens <N>", "--paint", "--drag", "256 tokens", "--precision <NAME>"};
 }

@@ -5,6 +5,8 @@
 #include "document.h"
 #include "exportactions.h"
 #include "exporter.h"
+#include "exportheads.h"
+#include "exportseries.h"
 #include "heatmappainter.h"
 #include "testdata.h"
 
@@ -33,6 +35,37 @@ QByteArray readAll(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The example sentence with four heads of width 2 (weights from seed 123).
+attn::Session fourHeadSession(bool causal = false)
+{
+    attn::Session s = attn::exampleSession();
+    s.attention.mode = attn::Mode::ScaledDotProduct;
+    s.attention.heads = 4;
+    s.attention.headDim = 2;
+    s.attention.scale = true;
+    s.attention.causal = causal;
+    s.attention.outputProjection = true;
+    s.attention.seed = 123;
+    return s;
+}
+
+bool near(const QColor &a, const QColor &b)
+{
+    return std::abs(a.red() - b.red()) <= 1 && std::abs(a.green() - b.green()) <= 1
+        && std::abs(a.blue() - b.blue()) <= 1;
+}
+
+// Pixels in `rect` that are much darker than the light background: drawn text.
+int darkPixels(const QImage &image, const QRectF &rect)
+{
+    int count = 0;
+    const QRect r = rect.toAlignedRect().intersected(image.rect());
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x)
+            count += qGray(image.pixel(x, y)) < 128;
+    return count;
+}
+
 } // namespace
 
 class TestExport : public QObject
@@ -48,6 +81,12 @@ private slots:
     void vectorFiles();
     void checkRejects_data();
     void checkRejects();
+    void headsTilesLabelsAndColourBar();
+    void headsSvgText();
+    void headsRepeatedTokens();
+    void transparentPicture();
+    void eachHeadPaths_data();
+    void eachHeadPaths();
     void numberFilesKeepDoublePrecision();
     void actionsExportWithoutDialogs();
     void actionsFollowWindowState();
@@ -181,6 +220,169 @@ void TestExport::checkRejects_data()
     QTest::newRow("numbers ignore size") << "a.json" << 0 << 0 << QSize(1, 1) << "";
 }
 
+void TestExport::headsTilesLabelsAndColourBar()
+{
+    const SnapshotPtr snapshot = snapshotForSession(fourHeadSession());
+    ExportOptions options;
+    options.view = ExportView::Heads;
+    options.query = 1;
+    const QImage image = renderImage(snapshot, options);
+    const QSize size = exportSize(snapshot, options);
+    QCOMPARE(image.size(), size);
+
+    HeadsExportPainter painter;
+    painter.setSnapshot(snapshot);
+    painter.setQuery(1);
+    QCOMPARE(painter.tileCount(), 5);
+    QStringList titles;
+    for (int i = 0; i < painter.tileCount(); ++i)
+        titles << painter.tileTitle(i);
+    QCOMPARE(titles, (QStringList{"head 0", "head 1", "head 2", "head 3", "average"}));
+
+    // One range for every tile: the largest weight of any head, read from the result.
+    const attn::AttentionResult &result = *snapshot->result;
+    double largest = 0;
+    for (const attn::HeadResult &head : result.heads)
+        largest = std::max(largest, head.weights.toDouble().maxCoeff());
+    QCOMPARE(painter.rangeMax(), largest);
+    QCOMPARE(painter.rangeMin(), 0.0);
+
+    const QRectF content = exportContentRect(QRectF(QPointF(0, 0), QSizeF(size)), ExportView::Heads);
+    QFont font = defaultExportFont();
+    const HeadsExportLayout layout = painter.layout(content, font, &image);
+    QCOMPARE(int(layout.tiles.size()), 5);
+    for (int i = 0; i < 5; ++i) {
+        const HeadsExportLayout::Tile &tile = layout.tiles[std::size_t(i)];
+        const Eigen::MatrixXd w = i < 4 ? result.heads[std::size_t(i)].weights.toDouble()
+                                        : attn::averageWeights(result).toDouble();
+        const qreal side = layout.cellSide;
+        QVERIFY(side >= 20);
+        for (int r : {0, 2, 5}) { // clear of the query row's outline
+            for (int c = 0; c < 6; ++c) {
+                const QPointF at = tile.cells.topLeft() + QPointF((c + 0.5) * side, (r + 0.5) * side);
+                const QColor expected = sequentialColor(ColorMap::Viridis, w(r, c) / largest);
+                QVERIFY2(near(image.pixelColor(at.toPoint()), expected),
+                         qPrintable(QStringLiteral("tile %1 cell %2,%3: %4 instead of %5").arg(i).arg(r).arg(c)
+                                        .arg(image.pixelColor(at.toPoint()).name(), expected.name())));
+            }
+        }
+        // Labels on both axes, and a title above.
+        QVERIFY(!tile.rowLabels.isEmpty() && !tile.columnLabels.isEmpty());
+        QVERIFY2(darkPixels(image, tile.rowLabels) > 40, qPrintable(QString::number(i)));
+        QVERIFY2(darkPixels(image, tile.columnLabels) > 40, qPrintable(QString::number(i)));
+        QVERIFY(darkPixels(image, tile.title) > 10);
+    }
+    // The colour bar: the map's top colour at the top, its bottom colour at the bottom, ticks beside it.
+    const QRectF bar = layout.colorBar;
+    QVERIFY(bar.height() > 100);
+    QVERIFY(near(image.pixelColor(QPointF(bar.center().x(), bar.top() + 2).toPoint()),
+                 sequentialColor(ColorMap::Viridis, 1.0 - 2 / bar.height())));
+    QVERIFY(near(image.pixelColor(QPointF(bar.center().x(), bar.bottom() - 2).toPoint()),
+                 sequentialColor(ColorMap::Viridis, 2 / bar.height())));
+    QVERIFY(darkPixels(image, layout.colorBarLabels) > 30);
+    QVERIFY(bar.left() > layout.tiles[2].frame.right());
+}
+
+void TestExport::headsSvgText()
+{
+    const attn::Session session = fourHeadSession();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("heads.svg"));
+    ExportOptions options;
+    options.view = ExportView::Heads;
+    options.showScores = true;
+    QString error;
+    QVERIFY2(exportFile(session, snapshotForSession(session), options, path, &error), qPrintable(error));
+    const QString svg = QString::fromUtf8(readAll(path));
+    for (const char *text : {">head 0<", ">head 3<", ">average<", ">Your<", ">journey<", ">step<", ">score "})
+        QVERIFY2(svg.contains(QLatin1String(text)), text);
+    QVERIFY(!svg.contains(QLatin1String(">head 4<")));
+    // Scores share a symmetric range; the bar says both ends with a real minus sign.
+    HeadsExportPainter painter;
+    painter.setSnapshot(snapshotForSession(session));
+    painter.setShowScores(true);
+    QVERIFY(svg.contains(QLatin1Char('>') + painter.formatTick(painter.rangeMax()) + QLatin1Char('<')));
+    QVERIFY(svg.contains(QLatin1Char('>') + painter.formatTick(painter.rangeMin()) + QLatin1Char('<')));
+    QVERIFY(painter.formatTick(painter.rangeMin()).startsWith(QChar(0x2212)));
+}
+
+void TestExport::headsRepeatedTokens()
+{
+    attn::Session session = fourHeadSession(true);
+    session.tokens = QStringList{"the", "cat", "saw", "the", "dog", "run"};
+    session.sentence.clear();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("heads.svg"));
+    ExportOptions options;
+    options.view = ExportView::Heads;
+    QString error;
+    QVERIFY2(exportFile(session, snapshotForSession(session), options, path, &error), qPrintable(error));
+    const QString svg = QString::fromUtf8(readAll(path));
+    QVERIFY(svg.contains(QStringLiteral(">the₀<")));
+    QVERIFY(svg.contains(QStringLiteral(">the₃<")));
+    QVERIFY(svg.contains(QStringLiteral(">cat<")));
+    // One head: one tile, no "average" repeating it.
+    const SnapshotPtr one = exampleSnapshot();
+    HeadsExportPainter painter;
+    painter.setSnapshot(one);
+    QCOMPARE(painter.tileCount(), 1);
+    QCOMPARE(painter.tileTitle(0), QStringLiteral("head 0"));
+}
+
+void TestExport::transparentPicture()
+{
+    const SnapshotPtr snapshot = snapshotForSession(fourHeadSession());
+    ExportOptions options;
+    options.view = ExportView::Heads;
+    options.transparent = true;
+    options.scale = 2;
+    const QImage image = renderImage(snapshot, options);
+    QCOMPARE(qAlpha(image.pixel(0, 0)), 0);
+    QCOMPARE(qAlpha(image.pixel(image.width() - 1, image.height() - 1)), 0);
+    HeadsExportPainter painter;
+    painter.setSnapshot(snapshot);
+    const QSize size = exportSize(snapshot, options);
+    const HeadsExportLayout layout = painter.layout(exportContentRect(QRectF(QPointF(0, 0), QSizeF(size)),
+                                                                      ExportView::Heads), defaultExportFont(), nullptr);
+    const QRectF cells = layout.tiles[1].cells;
+    const QPoint cell = ((cells.topLeft() + QPointF(0.5, 0.5) * layout.cellSide) * 2).toPoint();
+    QCOMPARE(qAlpha(image.pixel(cell)), 255);
+    const double w = snapshot->result->heads[1].weights(0, 0);
+    QVERIFY(near(image.pixelColor(cell), sequentialColor(ColorMap::Viridis, w / painter.rangeMax())));
+
+    // PDF pages and number files have no background to leave out.
+    for (const char *path : {"a.pdf", "a.csv", "a.json"})
+        QCOMPARE(checkExport(snapshot, options, QLatin1String(path)),
+                 QLatin1String(path) + QStringLiteral(": a transparent background is for PNG and SVG pictures only"));
+    QCOMPARE(checkExport(snapshot, options, QStringLiteral("a.svg")), QString());
+}
+
+void TestExport::eachHeadPaths_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("index");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("first") << "out.png" << 0 << 4 << "out-head0.png";
+    QTest::newRow("folder kept") << "slides/out.svg" << 3 << 4 << "slides/out-head3.svg";
+    QTest::newRow("absolute") << "/tmp/a b/out.pdf" << 1 << 2 << "/tmp/a b/out-head1.pdf";
+    QTest::newRow("dots in the name") << "talk.v2.png" << 2 << 3 << "talk.v2-head2.png";
+    QTest::newRow("padded from 11 heads") << "out.csv" << 3 << 12 << "out-head03.csv";
+    QTest::newRow("last of 12") << "out.csv" << 11 << 12 << "out-head11.csv";
+    QTest::newRow("10 heads need no padding") << "out.png" << 9 << 10 << "out-head9.png";
+    QTest::newRow("no suffix") << "out" << 0 << 1 << "out-head0";
+}
+
+void TestExport::eachHeadPaths()
+{
+    QFETCH(QString, path);
+    QFETCH(int, index);
+    QFETCH(int, count);
+    QFETCH(QString, expected);
+    QCOMPARE(eachHeadPath(path, index, count), expected);
+    QCOMPARE(::eachHeadPaths(path, count).value(index), expected);
+}
+
 void TestExport::checkRejects()
 {
     QFETCH(QString, path);
@@ -248,6 +450,15 @@ void TestExport::actionsExportWithoutDialogs()
     QVERIFY(!QFile::exists(bad));
     QCOMPARE(errors.size(), 1);
     QCOMPARE(errors.first().first().toString(), QStringLiteral("out.xyz: unknown file type; use .png, .svg, .pdf, .csv or .json"));
+
+    // Every head: the window's session has one, so one file, with the head in its name.
+    const QStringList written = actions.exportEachHeadTo(ExportView::Scores, dir.filePath(QStringLiteral("s.svg")),
+                                                         QSize(300, 200), 1.0, true);
+    QCOMPARE(written, QStringList{dir.filePath(QStringLiteral("s-head0.svg"))});
+    QVERIFY(readAll(written.first()).startsWith("<?xml"));
+    QVERIFY(actions.exportEachHeadTo(ExportView::Heads, dir.filePath(QStringLiteral("h.png"))).isEmpty());
+    QCOMPARE(errors.last().first().toString(),
+             QStringLiteral("h.png: the heads view already shows every head in one picture"));
 }
 
 void TestExport::actionsFollowWindowState()
@@ -295,7 +506,8 @@ void TestExport::actionsMenus()
             texts << a->text().remove(QLatin1Char('&'));
     }
     QCOMPARE(texts, (QStringList{"Heatmap…", "Scores Heatmap…", "Pipeline…", "Bar Chart…", "All Heads…",
-                                 "Dashboard…", "Numbers as CSV…", "Result as JSON…", "Copy View as Image"}));
+                                 "Dashboard…", "Every Head as Separate Files…", "Numbers as CSV…",
+                                 "Result as JSON…", "Copy View as Image"}));
 
     QWidget view(&window);
     actions.attachContextMenu(&view, ExportView::Bars);

@@ -40,6 +40,26 @@ QByteArray readAll(const QString &path)
 
 bool isOneLine(const QByteArray &text) { return text.endsWith('\n') && text.count('\n') == 1; }
 
+// The example sentence with `heads` heads of width 2, weights from seed 7.
+QString writeMultiHeadSession(const QString &dir, int heads)
+{
+    attn::Session s = attn::exampleSession();
+    s.attention.mode = attn::Mode::ScaledDotProduct;
+    s.attention.heads = heads;
+    s.attention.headDim = 2;
+    s.attention.scale = true;
+    s.attention.outputProjection = true;
+    s.attention.seed = 7;
+    const QString path = QDir(dir).filePath(QStringLiteral("heads%1.attn.json").arg(heads));
+    QString error;
+    return attn::writeSession(path, s, &error) ? path : QString();
+}
+
+QStringList filesIn(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
+}
+
 // RFC 4180: quoted fields may hold commas, doubled quotes and line breaks.
 QList<QStringList> parseCsv(const QString &text)
 {
@@ -119,6 +139,11 @@ private slots:
     void help();
     void failures_data();
     void failures();
+    void eachHead_data();
+    void eachHead();
+    void eachHeadAllOrNothing();
+    void transparentPng();
+    void transparentSvg();
 
 private:
     QTemporaryDir m_dir;
@@ -146,7 +171,7 @@ void TestExportCli::pictures_data()
         const char *view;
         QStringList texts;
     } views[] = {{"heatmap", tokens},  {"scores", tokens},           {"pipeline", tokens},
-                 {"bars", {"journey"}}, {"heads", {"head 1", "average"}}, {"dashboard", tokens}};
+                 {"bars", {"journey"}}, {"heads", {"head 0", "journey", "starts", "weight"}}, {"dashboard", tokens}};
     for (const auto &v : views) {
         for (const char *suffix : {"png", "svg", "pdf"}) {
             QTest::addRow("%s.%s", v.view, suffix)
@@ -358,6 +383,13 @@ void TestExportCli::failures_data()
                                        << "out\\.png: cannot write";
     QTest::newRow("missing directory, csv") << QStringList{"export", example} << "no-such-dir/out.csv" << 1
                                             << "out\\.csv: cannot write";
+    QTest::newRow("transparent PDF") << QStringList{"export", example, "--transparent"} << "out.pdf" << 2
+                                     << "^attention-explorer: --transparent works for \\.png and \\.svg pictures only, "
+                                        "not \\.pdf\\n$";
+    QTest::newRow("each head of the heads view") << QStringList{"export", example, "--each-head", "--view", "heads"}
+                                                 << "out.png" << 2 << "--each-head: the heads view already shows";
+    QTest::newRow("each head, query out of range") << QStringList{"export", example, "--each-head", "--query", "9"}
+                                                   << "out.png" << 2 << "out\\.png: query 9 does not exist";
     QTest::newRow("OUT is a directory") << QStringList{"export", example} << "folder.pdf" << 1
                                         << "folder\\.pdf: cannot write";
 }
@@ -396,6 +428,143 @@ void TestExportCli::failures()
         QCOMPARE(left, canPlace ? QStringList{QFileInfo(path).fileName()} : QStringList());
         if (canPlace)
             QFile::remove(path);
+    }
+}
+
+void TestExportCli::eachHead_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QStringList>("names");
+    const auto names = [](const char *suffix, int count, int width) {
+        QStringList list;
+        for (int k = 0; k < count; ++k)
+            list << QStringLiteral("out-head%1.%2").arg(k, width, 10, QLatin1Char('0')).arg(QLatin1String(suffix));
+        return list;
+    };
+    QTest::newRow("4 heads, heatmap png") << 4 << "png" << QStringList{} << names("png", 4, 1);
+    QTest::newRow("4 heads, transparent scores svg")
+        << 4 << "svg" << QStringList{"--view", "scores", "--transparent", "--size", "500x400"} << names("svg", 4, 1);
+    QTest::newRow("2 heads, pipeline png 2x") << 2 << "png" << QStringList{"--view", "pipeline", "--scale", "2"}
+                                              << names("png", 2, 1);
+    QTest::newRow("2 heads, dashboard svg") << 2 << "svg" << QStringList{"--view", "dashboard"} << names("svg", 2, 1);
+    // From 11 heads on the index is padded, so that a file list sorts in head order.
+    QTest::newRow("12 heads, csv") << 12 << "csv" << QStringList{} << names("csv", 12, 2);
+    QTest::newRow("1 head") << 1 << "png" << QStringList{"--view", "scores"} << QStringList{"out-head0.png"};
+}
+
+void TestExportCli::eachHead()
+{
+    QFETCH(int, heads);
+    QFETCH(QString, suffix);
+    QFETCH(QStringList, extra);
+    QFETCH(QStringList, names);
+    QTemporaryDir sessions, series, single;
+    const QString session = writeMultiHeadSession(sessions.path(), heads);
+    QVERIFY(!session.isEmpty());
+    const Run run = runApp(QStringList{"export", session, "-o", series.filePath("out." + suffix), "--each-head"} + extra);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.err.isEmpty() && run.out.isEmpty(), run.err.constData());
+    QCOMPARE(filesIn(series.path()), names);
+    // Each file is exactly what a single export of that head writes.
+    for (int k = 0; k < heads; ++k) {
+        const QString one = single.filePath("one." + suffix);
+        const Run head = runApp(QStringList{"export", session, "-o", one, "--head", QString::number(k)} + extra);
+        QVERIFY2(head.exitCode == 0, head.err.constData());
+        const QByteArray expected = readAll(one);
+        QVERIFY(!expected.isEmpty());
+        QVERIFY2(readAll(series.filePath(names[k])) == expected, qPrintable(names[k]));
+    }
+    if (heads > 1) // and they differ: the head really changed
+        QVERIFY(readAll(series.filePath(names[0])) != readAll(series.filePath(names[1])));
+}
+
+// A head that cannot be written leaves every file as it was: none of the new
+// ones, the old ones untouched, no temporary file.
+void TestExportCli::eachHeadAllOrNothing()
+{
+    QTemporaryDir sessions, dir;
+    const QString session = writeMultiHeadSession(sessions.path(), 4);
+    const QByteArray old = "an earlier export\n";
+    {
+        QFile f(dir.filePath("out-head0.png"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(old);
+    }
+    QVERIFY(QDir(dir.path()).mkdir("out-head2.png"));
+    const Run run = runApp({"export", session, "-o", dir.filePath("out.png"), "--each-head"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(isOneLine(run.err), run.err.constData());
+    QVERIFY2(run.err.contains("out-head2.png: cannot write"), run.err.constData());
+    QCOMPARE(filesIn(dir.path()), QStringList{"out-head0.png"});
+    QCOMPARE(readAll(dir.filePath("out-head0.png")), old);
+}
+
+void TestExportCli::transparentPng()
+{
+    const QString opaque = m_dir.filePath("opaque-heatmap.png"), clear = m_dir.filePath("clear-heatmap.png");
+    for (const auto &[path, flag] : {std::pair{opaque, false}, std::pair{clear, true}}) {
+        QStringList arguments{"export", data("example.attn.json"), "-o", path, "--size", "400x300"};
+        if (flag)
+            arguments << "--transparent";
+        const Run run = runApp(arguments);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+    }
+    const QImage a(opaque), b(clear);
+    QCOMPARE(b.size(), QSize(400, 300));
+    QVERIFY(b.hasAlphaChannel());
+    QCOMPARE(qAlpha(a.pixel(1, 1)), 255);
+    QCOMPARE(qAlpha(b.pixel(1, 1)), 0);        // the background corner
+    QCOMPARE(qAlpha(b.pixel(399, 299)), 0);
+    // The cells' middle is a cell either way, opaque and the same colour.
+    const QPoint cell(250, 170);
+    QCOMPARE(qAlpha(b.pixel(cell)), 255);
+    QCOMPARE(b.pixel(cell), a.pixel(cell));
+}
+
+// The rectangles an SVG fills (visibly) that are at least `width` × `height`.
+int largeFilledRects(const QByteArray &svg, double width, double height)
+{
+    QXmlStreamReader xml(svg);
+    QList<bool> visible{false}; // per open element: does it fill visibly
+    int count = 0;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement()) {
+            const QXmlStreamAttributes a = xml.attributes();
+            bool fills = visible.last();
+            if (a.hasAttribute("fill"))
+                fills = a.value("fill") != QLatin1String("none");
+            if (a.hasAttribute("fill-opacity"))
+                fills = fills && a.value("fill-opacity").toDouble() > 0;
+            visible << fills;
+            if (xml.name() == QLatin1String("rect") && fills && a.value("width").toDouble() >= width
+                && a.value("height").toDouble() >= height)
+                ++count;
+        } else if (xml.isEndElement()) {
+            visible.removeLast();
+        }
+    }
+    return xml.hasError() ? -1 : count;
+}
+
+void TestExportCli::transparentSvg()
+{
+    for (const char *view : {"heatmap", "heads", "pipeline", "bars", "dashboard"}) {
+        const QString opaque = m_dir.filePath(QStringLiteral("opaque-%1.svg").arg(view));
+        const QString clear = m_dir.filePath(QStringLiteral("clear-%1.svg").arg(view));
+        const QStringList arguments{"export", data("two-heads.attn.json"), "--view", view, "--size", "600x400"};
+        QCOMPARE(runApp(arguments + QStringList{"-o", opaque}).exitCode, 0);
+        const Run run = runApp(arguments + QStringList{"-o", clear, "--transparent"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        // A background covers all of the picture but its 8-pixel margin; cells never do.
+        QVERIFY2(largeFilledRects(readAll(opaque), 584, 384) >= 1, view);
+        QCOMPARE(largeFilledRects(readAll(clear), 584, 384), 0);
+        QVERIFY(!readAll(clear).contains("fill-opacity=\"0\" stroke=\"none\""));
+        bool ok = false;
+        QString viewBox;
+        QVERIFY(svgText(readAll(clear), &ok, &viewBox).contains("journey") && ok);
     }
 }
 

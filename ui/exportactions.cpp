@@ -1,6 +1,7 @@
 #include "exportactions.h"
 
 #include "document.h"
+#include "exportseries.h"
 #include "exportsizedialog.h"
 
 #include <QAction>
@@ -47,6 +48,14 @@ void ExportActions::addToMenu(QMenu *fileMenu)
         const ExportView view = entry.view;
         menu->addAction(tr(entry.text), this, [this, view] { exportPicture(view); });
     }
+    QAction *eachHead = menu->addAction(tr("Every Hea&d as Separate Files…"), this, &ExportActions::exportEachHead);
+    eachHead->setToolTip(tr("The heatmap of each head in its own file (name-head0.png, name-head1.png, …), "
+                            "for slides"));
+    // Only useful with more than one head; the menu is checked as it opens.
+    connect(menu, &QMenu::aboutToShow, eachHead, [this, eachHead] {
+        const SnapshotPtr snapshot = m_document->snapshot();
+        eachHead->setEnabled(snapshot && snapshot->result && snapshot->result->heads.size() > 1);
+    });
     menu->addSeparator();
     menu->addAction(tr("Numbers as &CSV…"), this, &ExportActions::exportCsv);
     menu->addAction(tr("Result as &JSON…"), this, &ExportActions::exportJson);
@@ -89,11 +98,12 @@ ExportOptions ExportActions::optionsFor(ExportView view) const
     return options;
 }
 
-bool ExportActions::exportTo(ExportView view, const QString &path, const QSize &size, double scale)
+bool ExportActions::exportTo(ExportView view, const QString &path, const QSize &size, double scale, bool transparent)
 {
     ExportOptions options = optionsFor(view);
     options.size = size;
     options.scale = scale;
+    options.transparent = transparent;
     QString error;
     if (!exportFile(m_document->session(), m_document->snapshot(), options, path, &error)) {
         showError(error);
@@ -101,6 +111,24 @@ bool ExportActions::exportTo(ExportView view, const QString &path, const QSize &
     }
     emit exported(path);
     return true;
+}
+
+QStringList ExportActions::exportEachHeadTo(ExportView view, const QString &path, const QSize &size, double scale,
+                                            bool transparent)
+{
+    ExportOptions options = optionsFor(view);
+    options.size = size;
+    options.scale = scale;
+    options.transparent = transparent;
+    QStringList written;
+    QString error;
+    if (!::exportEachHead(m_document->session(), m_document->snapshot(), options, path, &written, &error)) {
+        showError(error);
+        return {};
+    }
+    for (const QString &file : written)
+        emit exported(file);
+    return written;
 }
 
 QImage ExportActions::copyToClipboard(ExportView view, const QSize &size, double scale)
@@ -145,14 +173,40 @@ void ExportActions::exportPictureOf(ExportView view, const QSize &viewSize)
         return;
     QSize size = viewSize;
     double scale = 1.0;
-    if (exportFormatForPath(path) == ExportFormat::Png) {
-        ExportSizeDialog dialog(viewSize, m_window);
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        size = dialog.exportSize();
-        scale = dialog.exportScale();
-    }
-    exportTo(view, path, size, scale);
+    bool transparent = false;
+    if (askPictureOptions(path, &size, &scale, &transparent))
+        exportTo(view, path, size, scale, transparent);
+}
+
+bool ExportActions::askPictureOptions(const QString &path, QSize *size, double *scale, bool *transparent)
+{
+    const std::optional<ExportFormat> format = exportFormatForPath(path);
+    if (format != ExportFormat::Png && format != ExportFormat::Svg)
+        return true; // a PDF page is exactly the view; nothing to ask
+    ExportSizeDialog dialog(*size, format == ExportFormat::Png, m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    *size = dialog.exportSize();
+    *scale = dialog.exportScale();
+    *transparent = dialog.isTransparent();
+    return true;
+}
+
+void ExportActions::exportEachHead()
+{
+    const ExportView view = resolved(ExportView::Heatmap);
+    const QStringList filters{tr("PNG image (*.png)"), tr("SVG drawing (*.svg)"), tr("PDF document (*.pdf)"),
+                              tr("CSV table (*.csv)")};
+    // The dialog asks for one name; each head's file gets -head0, -head1, ... before its suffix.
+    const QString path = askSavePath(tr("Export Every Head (files get -head0, -head1, … added)"),
+                                     exportViewName(view), filters);
+    if (path.isEmpty())
+        return;
+    QSize size = exportSize(m_document->snapshot(), optionsFor(view));
+    double scale = 1.0;
+    bool transparent = false;
+    if (askPictureOptions(path, &size, &scale, &transparent))
+        exportEachHeadTo(view, path, size, scale, transparent);
 }
 
 void ExportActions::exportCsv()

@@ -48,7 +48,12 @@ public:
 
     // The steps behind the actions, without dialogs, for tests and scripts.
     // An empty size picks the view's export size; the suffix picks the format.
-    bool exportTo(ExportView view, const QString &path, const QSize &size = QSize(), double scale = 1.0);
+    bool exportTo(ExportView view, const QString &path, const QSize &size = QSize(), double scale = 1.0,
+                  bool transparent = false);
+    // Every head of `view` into its own file, named as eachHeadPath() says
+    // ("attention-heatmap.png" -> attention-heatmap-head0.png, ...); returns the files written.
+    QStringList exportEachHeadTo(ExportView view, const QString &path, const QSize &size = QSize(),
+                                 double scale = 1.0, bool transparent = false);
     // Renders `view` and puts it on the clipboard; returns the image (null on failure).
     QImage copyToClipboard(ExportView view, const QSize &size = QSize(), double scale = 1.0);
 
@@ -59,6 +64,9 @@ signals:
 public slots:
     // A save dialog for a picture of `view` (and the PNG size question).
     void exportPicture(ExportView view);
+    // "Every Head as Separate Files…": the heatmap (weights or scores, as shown)
+    // of each head; the save dialog asks for the first name.
+    void exportEachHead();
     void exportCsv();
     void exportJson();
     // Copies the view that has the keyboard focus, else the heatmap.
@@ -67,6 +75,8 @@ public slots:
 private:
     ExportView resolved(ExportView kind) const;
     void exportPictureOf(ExportView view, const QSize &viewSize);
+    // The size dialog for PNG and SVG; false when cancelled.
+    bool askPictureOptions(const QString &path, QSize *size, double *scale, bool *transparent);
     void exportNumbers(ExportFormat format);
     QString askSavePath(const QString &title, const QString &baseName, const QStringList &filters);
     void showError(const QString &message);

@@ -6,14 +6,18 @@
 #include "resultio.h"
 #include "sessionio.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 namespace {
 
@@ -49,8 +53,8 @@ QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
     return attn::matrixToCsv(painter.values()->toDouble(), snapshot->rowTokens, snapshot->columnTokens);
 }
 
-bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
-              const QString &description)
+bool writeSvgTo(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
+                const QString &description)
 {
     const QSize size = exportSize(snapshot, options);
     QSvgGenerator generator;
@@ -65,6 +69,31 @@ bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOption
         return false;
     paintView(painter, QRectF(QPointF(0, 0), QSizeF(size)), snapshot, options, true);
     return painter.end();
+}
+
+// The views fill their background even on a transparent picture, with an
+// invisible colour; QSvgGenerator writes those fills as rectangles that draw
+// nothing but that a drawing program would still let one click and move.
+// A group with neither fill nor stroke that holds only rectangles goes.
+QByteArray withoutInvisibleFills(const QByteArray &svg)
+{
+    static const QRegularExpression invisible(QStringLiteral(
+        "<g fill=\"#[0-9a-fA-F]{6}\" fill-opacity=\"0\" stroke=\"none\"[^>]*>\\s*(?:<rect [^>]*/>\\s*)+</g>\\s*"));
+    return QString::fromUtf8(svg).remove(invisible).toUtf8();
+}
+
+bool writeSvg(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options,
+              const QString &description)
+{
+    if (options.transparent) {
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        if (!writeSvgTo(&buffer, snapshot, options, description))
+            return false;
+        const QByteArray bytes = withoutInvisibleFills(buffer.data());
+        return device->write(bytes) == bytes.size();
+    }
+    return writeSvgTo(device, snapshot, options, description);
 }
 
 bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOptions &options)
@@ -214,7 +243,7 @@ QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
     const int dotsPerMeter = int(std::lround(96.0 * scale / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    image.fill(options.palette.color(QPalette::Window));
+    image.fill(options.transparent ? QColor(Qt::transparent) : options.palette.color(QPalette::Window));
     {
         // Our own transform rather than the image's pixel ratio, which QPainter
         // ignores below 1: every scale then lays out exactly like 1x.
@@ -242,6 +271,8 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
     const int queries = int(snapshot->rowTokens.size());
     if (options.query < 0 || options.query >= queries)
         return fail(tr("query %1 does not exist; the session has queries 0 to %2").arg(options.query).arg(queries - 1));
+    if (options.transparent && *format != ExportFormat::Png && *format != ExportFormat::Svg)
+        return fail(tr("a transparent background is for PNG and SVG pictures only"));
     if (!isPictureFormat(*format))
         return {};
     const QSize size = exportSize(snapshot, options);
@@ -259,23 +290,24 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
     return {};
 }
 
-bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &requested,
-                const QString &path, QString *error)
+bool writeExport(QIODevice *device, const attn::Session &session, const SnapshotPtr &snapshot,
+                 const ExportOptions &requested, ExportFormat format, const QString &name, QString *error)
 {
-    const QString problem = checkExport(snapshot, requested, path);
-    if (!problem.isEmpty()) {
-        *error = problem;
-        return false;
-    }
     ExportOptions options = requested;
     if (options.title.isEmpty())
         options.title = dashboardTitle(session, options.query);
-    const ExportFormat format = *exportFormatForPath(path);
-    if (!isPictureFormat(format)) {
-        const QString name = QFileInfo(path).fileName();
-        try {
-            if (format == ExportFormat::Csv)
-                return attn::writeFileAtomically(path, csvFor(snapshot, options), error);
+    try {
+        if (isPictureFormat(format)) {
+            if (writePicture(device, format, session, snapshot, options))
+                return true;
+            *error = tr("%1: cannot write: %2").arg(name, device->errorString().isEmpty() ? tr("painting failed")
+                                                                                           : device->errorString());
+            return false;
+        }
+        QByteArray bytes;
+        if (format == ExportFormat::Csv) {
+            bytes = csvFor(snapshot, options);
+        } else {
             // The result file holds every head in double: a session shown in
             // single precision is computed again.
             const SnapshotPtr exact = snapshot->result->singlePrecision
@@ -284,32 +316,57 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
                 *error = name + QStringLiteral(": ") + exact->error;
                 return false;
             }
-            return attn::writeFileAtomically(path, attn::resultToJson(session, *exact->result), error);
-        } catch (const std::bad_alloc &) {
-            *error = tr("%1: not enough memory to write every number of this session").arg(name);
-            return false;
+            bytes = attn::resultToJson(session, *exact->result);
         }
+        if (device->write(bytes) == bytes.size())
+            return true;
+        *error = tr("%1: cannot write: %2").arg(name, device->errorString());
+        return false;
+    } catch (const std::bad_alloc &) {
+        *error = isPictureFormat(format) ? tr("%1: not enough memory to paint this picture").arg(name)
+                                         : tr("%1: not enough memory to write every number of this session").arg(name);
+        return false;
     }
+}
 
-    // Pictures go through QSaveFile too: a failure never leaves half a file.
+bool commitExport(QSaveFile &file, const QString &name, QString *error)
+{
+    // Flush first: Qt 6.4's QSaveFile commits even when flushing its buffer
+    // failed, which would replace a good file with a truncated one.
+    errno = 0;
+    if (!file.flush()) {
+        const int code = errno;
+        *error = tr("%1: cannot write: %2")
+                     .arg(name, code != 0 ? QString::fromLocal8Bit(std::strerror(code)) : file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    if (!file.commit()) {
+        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
+                const QString &path, QString *error)
+{
+    const QString problem = checkExport(snapshot, options, path);
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    // Everything goes through QSaveFile: a failure never leaves half a file.
     QSaveFile file(path);
     const QString name = QFileInfo(path).fileName();
     if (!file.open(QIODevice::WriteOnly)) {
         *error = tr("%1: cannot write: %2").arg(name, file.errorString());
         return false;
     }
-    if (!writePicture(&file, format, session, snapshot, options)) {
-        file.cancelWriting();
-        *error = tr("%1: cannot write: %2")
-                     .arg(name, file.error() != QFileDevice::NoError ? file.errorString() : tr("painting failed"));
-        return false;
-    }
-    // Flush first: Qt 6.4's QSaveFile commits even when flushing its buffer
-    // failed, which would replace a good file with a truncated one.
-    if (!file.flush() || !file.commit()) {
-        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+    if (!writeExport(&file, session, snapshot, options, *exportFormatForPath(path), name, error)) {
         file.cancelWriting();
         return false;
     }
-    return true;
+    return commitExport(file, name, error);
 }

@@ -15,8 +15,10 @@
 #include <QString>
 #include <optional>
 
+class QIODevice;
 class QPainter;
 class QRectF;
+class QSaveFile;
 
 enum class ExportView { Heatmap, Scores, Pipeline, Bars, Heads, Dashboard };
 enum class ExportFormat { Png, Svg, Pdf, Csv, Json };
@@ -51,6 +53,9 @@ struct ExportOptions
     QPalette palette = lightExportPalette();
     QFont font = defaultExportFont(); // converted to a pixel size when used
     QString title; // the dashboard's title line; see dashboardTitle()
+    // PNG and SVG only: no background fill, so the picture sits on a slide's
+    // own background; cells, bars, text and masked cells stay opaque.
+    bool transparent = false;
 };
 
 // The snapshot the window would show for `session` (as Document::recompute
@@ -82,6 +87,14 @@ QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options);
 // head, query, size or scale out of range), as one line naming the file; empty
 // when it can. These are the user's mistakes: the command line exits with 2.
 QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path);
+
+// The steps of exportFile, for writers of several files (exportseries.h):
+// writes the picture or numbers into an open device, checkExport having
+// passed; `name` is the file name its messages start with.
+bool writeExport(QIODevice *device, const attn::Session &session, const SnapshotPtr &snapshot,
+                 const ExportOptions &options, ExportFormat format, const QString &name, QString *error);
+// Flushes and renames a QSaveFile into place; on failure cancels it.
+bool commitExport(QSaveFile &file, const QString &name, QString *error);
 
 // Checks, renders and writes atomically (QSaveFile): on failure nothing is
 // left at `path` and an existing file there is untouched; `error` gets one line.

@@ -4,7 +4,7 @@
 #include "exporter.h"
 
 #include "barchartpainter.h"
-#include "headsgridview.h"
+#include "exportheads.h"
 #include "heatmappainter.h"
 #include "pipelinepainter.h"
 
@@ -47,16 +47,26 @@ void paintHeatmap(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, 
     heatmap.paint(p, rect, o.palette);
 }
 
-void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector)
+// `outline`: frame the head the heatmap next to it shows (the dashboard); a
+// picture of the heads alone treats every head alike.
+HeadsExportPainter headsPainter(const SnapshotPtr &snapshot, const ExportOptions &o, bool vector, bool outline)
 {
-    HeadsGridPainter grid;
+    HeadsExportPainter grid;
+    grid.setSnapshot(snapshot);
     grid.setShowScores(o.showScores);
     grid.setColorMap(o.colorMap);
     grid.setQuery(o.query);
     grid.setVectorCells(vector);
-    grid.setSnapshot(snapshot);
-    grid.setSelectedHead(o.head);
-    grid.paint(p, rect, o.palette);
+    grid.setOutlinedHead(outline ? o.head : -2);
+    return grid;
+}
+
+void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector,
+                bool outline)
+{
+    if (!o.transparent)
+        p.fillRect(rect, o.palette.color(QPalette::Base));
+    headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);
 }
 
 void paintPipeline(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o)
@@ -130,7 +140,7 @@ void paintDashboard(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot
                           pipelineRect.height());
 
     paintHeatmap(p, captioned(p, heatmapRect, tr("Heatmap"), o.palette), snapshot, o, vector, o.showScores);
-    paintHeads(p, captioned(p, headsRect, tr("All heads"), o.palette), snapshot, o, vector);
+    paintHeads(p, captioned(p, headsRect, tr("All heads"), o.palette), snapshot, o, vector, true);
     paintPipeline(p, captioned(p, pipelineRect, tr("Query → scores → weights → context"), o.palette), snapshot, o);
     paintBars(p, captioned(p, barsRect, tr("Embedding vs context"), o.palette), snapshot, o);
 }
@@ -153,26 +163,17 @@ int pipelineHeight(const SnapshotPtr &snapshot, const ExportOptions &o, int widt
     return largest;
 }
 
-// Tiles as wide as the width allows and as tall as their matrices' shape;
-// narrower when the height runs out, so the grid never floats in white space.
+// The heads as large as the picture allows, the picture then cut down to
+// them (and their colour bar), so the grid never floats in white space.
 QSize headsSize(const SnapshotPtr &snapshot, const ExportOptions &o, const QSize &largest)
 {
-    const attn::AttentionResult &result = *snapshot->result;
-    const int tiles = int(result.heads.size()) + 1;
-    const int columns = std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
-    const int rows = (tiles + columns - 1) / columns;
-    const attn::AttentionMatrix &first = result.heads.front().weights;
-    const double aspect = std::clamp(double(first.cols()) / std::max<Eigen::Index>(1, first.rows()), 0.5, 2.0);
-    const double margins = 2 * (kViewMargin + 4); // ours plus the grid's own
-    const double gap = 8, padding = 6;            // as HeadsGridPainter lays tiles out
-    const double title = QFontMetricsF(pixelFont(o.font)).height() + 2;
-    const double tileWidth = (largest.width() - margins - (columns - 1) * gap) / columns;
-    const double height = margins + rows * (title + padding + (tileWidth - padding) / aspect) + (rows - 1) * gap;
-    if (height <= largest.height())
-        return {largest.width(), int(std::ceil(height))};
-    const double cellHeight = (largest.height() - margins - (rows - 1) * gap) / rows - title - padding;
-    const double width = margins + columns * (cellHeight * aspect + padding) + (columns - 1) * gap;
-    return {std::max(kMinFittedSide, int(std::ceil(width))), largest.height()};
+    const QRectF content = exportContentRect(QRectF(QPointF(0, 0), QSizeF(largest)), ExportView::Heads);
+    const HeadsExportLayout layout = headsPainter(snapshot, o, false, false).layout(content, pixelFont(o.font), nullptr);
+    if (layout.tiles.empty())
+        return largest;
+    const QSizeF used = layout.used.size() + QSizeF(largest) - content.size() + QSizeF(2, 2);
+    return {std::clamp(int(std::ceil(used.width())), kMinFittedSide, largest.width()),
+            std::clamp(int(std::ceil(used.height())), kMinFittedSide / 2, largest.height())};
 }
 
 } // namespace
@@ -223,13 +224,23 @@ QString dashboardTitle(const attn::Session &session, int query)
     return QStringLiteral("“%1”\n").arg(sentence) + parts.join(QStringLiteral(" · "));
 }
 
-void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &options,
+void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &requested,
                bool vector)
 {
+    ExportOptions options = requested;
+    if (options.transparent) {
+        // The views fill their background with Base: with its alpha at 0 those
+        // fills draw nothing, while colours blended from it keep its red, green
+        // and blue, so text and grid lines look exactly as on the opaque picture.
+        QColor base = options.palette.color(QPalette::Base);
+        base.setAlpha(0);
+        options.palette.setColor(QPalette::Base, base);
+    }
     painter.save();
     painter.setFont(pixelFont(options.font));
     const bool dashboard = options.view == ExportView::Dashboard;
-    painter.fillRect(rect, options.palette.color(dashboard ? QPalette::Window : QPalette::Base));
+    if (!options.transparent)
+        painter.fillRect(rect, options.palette.color(dashboard ? QPalette::Window : QPalette::Base));
     const QRectF content = exportContentRect(rect, options.view);
     switch (options.view) {
     case ExportView::Heatmap:
@@ -237,7 +248,7 @@ void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapsho
         paintHeatmap(painter, content, snapshot, options, vector, options.view == ExportView::Scores);
         break;
     case ExportView::Heads:
-        paintHeads(painter, content, snapshot, options, vector);
+        paintHeads(painter, content, snapshot, options, vector, false);
         break;
     case ExportView::Pipeline:
         paintPipeline(painter, rect, snapshot, options);

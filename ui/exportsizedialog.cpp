@@ -1,5 +1,6 @@
 #include "exportsizedialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -8,9 +9,10 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, QWidget *parent) : QDialog(parent), m_viewSize(viewSize)
+ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, bool pixelRatio, QWidget *parent)
+    : QDialog(parent), m_viewSize(viewSize)
 {
-    setWindowTitle(tr("PNG Size"));
+    setWindowTitle(pixelRatio ? tr("PNG Size") : tr("SVG Size"));
     auto *layout = new QVBoxLayout(this);
     const auto pixels = [](const QSize &s) { return tr("%1 × %2 pixels").arg(s.width()).arg(s.height()); };
     m_single = new QRadioButton(tr("&1× (%1)").arg(pixels(viewSize)));
@@ -19,6 +21,7 @@ ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, QWidget *parent) : QDi
     m_single->setChecked(true);
     layout->addWidget(m_single);
     layout->addWidget(m_double);
+    m_double->setVisible(pixelRatio);
 
     auto *custom = new QHBoxLayout;
     custom->addWidget(m_custom);
@@ -40,6 +43,11 @@ ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, QWidget *parent) : QDi
     custom->addStretch(1);
     layout->addLayout(custom);
 
+    m_transparent = new QCheckBox(tr("&Transparent background"));
+    m_transparent->setToolTip(tr("No background fill, so the picture sits on a slide's own colour; "
+                                 "cells, text and bars stay opaque"));
+    layout->addWidget(m_transparent);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -54,4 +62,9 @@ QSize ExportSizeDialog::exportSize() const
 double ExportSizeDialog::exportScale() const
 {
     return m_double->isChecked() ? 2.0 : 1.0;
+}
+
+bool ExportSizeDialog::isTransparent() const
+{
+    return m_transparent->isChecked();
 }

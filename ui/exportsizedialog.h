@@ -1,9 +1,11 @@
 #pragma once
-// Asks how big a PNG should be: the view's size at 1x or 2x, or a custom size.
+// Asks how a picture should be exported: the view's size at 1x or 2x (PNG
+// only), or a custom size, and whether its background is transparent.
 
 #include <QDialog>
 #include <QSize>
 
+class QCheckBox;
 class QRadioButton;
 class QSpinBox;
 
@@ -11,11 +13,13 @@ class ExportSizeDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit ExportSizeDialog(const QSize &viewSize, QWidget *parent = nullptr);
+    // `pixelRatio`: offer 2x (PNG); an SVG has no pixels to double.
+    explicit ExportSizeDialog(const QSize &viewSize, bool pixelRatio = true, QWidget *parent = nullptr);
 
     // The layout size in logical pixels and the pixel ratio to render it at.
     QSize exportSize() const;
     double exportScale() const;
+    bool isTransparent() const;
 
 private:
     QSize m_viewSize;
@@ -24,4 +28,5 @@ private:
     QRadioButton *m_custom = nullptr;
     QSpinBox *m_width = nullptr;
     QSpinBox *m_height = nullptr;
+    QCheckBox *m_transparent = nullptr;
 };
