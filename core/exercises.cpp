@@ -38,13 +38,46 @@ int argmax(const std::vector<double> &v)
     return int(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-// Weights listed per token, for the solution.
+// Every choice with the largest weight: a word that occurs twice with the same
+// vector (no positional encoding) ties with itself, and either pick is right.
+std::vector<int> bestChoices(const std::vector<double> &weights)
+{
+    std::vector<int> best;
+    if (weights.empty())
+        return best;
+    const double top = weights[std::size_t(argmax(weights))];
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        if (weights[i] >= top - 1e-12 * std::max(1.0, std::abs(top)))
+            best.push_back(int(i));
+    return best;
+}
+
+// "“cat” (token 1)", or "“the₀” (token 0) and “the₃” (token 3)" for a tie.
+QString bestChoicesText(const Exercise &e)
+{
+    QStringList names;
+    for (int i : bestChoices(e.choiceWeights))
+        names << QStringLiteral("%1 (token %2)").arg(quoted(e.choiceLabels.value(i))).arg(i);
+    return listText(names);
+}
+
+// Weights listed per token, for the solution: all of a short sentence, the
+// largest few of a long one (a hundred numbers would bury the answer).
 QString weightsList(const QStringList &labels, const std::vector<double> &weights)
 {
+    constexpr int allUpTo = 8, largest = 5;
+    std::vector<int> order(std::size_t(labels.size()));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    const bool cut = labels.size() > allUpTo;
+    if (cut)
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return weights[std::size_t(a)] > weights[std::size_t(b)]; });
     QStringList parts;
-    for (int i = 0; i < labels.size(); ++i)
-        parts << QStringLiteral("%1 %2").arg(quoted(labels[i]), formatNumber(weights[std::size_t(i)], 4));
-    return parts.join(QStringLiteral(", "));
+    for (std::size_t k = 0; k < order.size() && (!cut || k < std::size_t(largest)); ++k)
+        parts << QStringLiteral("%1 %2").arg(quoted(labels[order[k]]), formatNumber(weights[std::size_t(order[k])], 4));
+    const QString list = parts.join(QStringLiteral(", "));
+    return cut ? tr("the largest %1, … (%2 more)").arg(list).arg(labels.size() - largest) : list;
 }
 
 bool near(double a, double b, double tolerance)
@@ -249,11 +282,12 @@ Exercise predictionExercise(const QStringList &queryTokens, const QStringList &k
                      .arg(query);
     if (result.heads.size() > 1)
         e.question += QLatin1Char(' ') + tr("(In %1.)").arg(headName(head));
-    e.working = tr("Softmax keeps the order of the scores, so the key with the largest score wins: %1 (token %2). "
-                   "The weights: %3.")
-                    .arg(quoted(e.choiceLabels.value(best)))
-                    .arg(best)
-                    .arg(weightsList(e.choiceLabels, e.choiceWeights));
+    const QString weights = weightsList(e.choiceLabels, e.choiceWeights);
+    e.working = bestChoices(e.choiceWeights).size() > 1
+        ? tr("Softmax keeps the order of the scores, so the keys with the largest score win: %1 tie (the same "
+             "vector gives the same score). The weights: %2.").arg(bestChoicesText(e), weights)
+        : tr("Softmax keeps the order of the scores, so the key with the largest score wins: %1. The weights: %2.")
+              .arg(bestChoicesText(e), weights);
     e.hint = tr("The largest weight goes to the key with the largest score q·k: softmax keeps the order of the "
                 "scores. Look at the scores of this query's row, not at what the words mean.");
     return e;
@@ -294,9 +328,12 @@ Exercise predictionExercise(std::uint64_t seed)
         QStringList vectors;
         for (int i = 0; i < n; ++i)
             vectors << QStringLiteral("%1 = [%2, %3]").arg(quoted(tokens[i]), formatNumber(x(i, 0)), formatNumber(x(i, 1)));
+        QStringList names;
+        for (const QString &t : tokens)
+            names << quoted(t);
         e.question = tr("Simplified attention (no trainable matrices, no scaling) on the tokens %1, with these "
                         "vectors:\n%2\nWhich token will %3 give the largest weight?")
-                         .arg(listText(tokens), vectors.join(QLatin1Char('\n')), quoted(tokens[query]));
+                         .arg(listText(names), vectors.join(QLatin1Char('\n')), quoted(tokens[query]));
         QStringList scores;
         for (int j = 0; j < n; ++j)
             scores << QStringLiteral("%1·%2 = %3").arg(tokens[query], tokens[j],
@@ -326,7 +363,8 @@ AnswerCheck checkChoice(const Exercise &exercise, int choice)
         return check;
     }
     check.understood = true;
-    check.correct = choice == int(exercise.answer);
+    const std::vector<int> best = bestChoices(exercise.choiceWeights);
+    check.correct = choice == int(exercise.answer) || std::find(best.begin(), best.end(), choice) != best.end();
     check.message = check.correct ? tr("Correct! %1").arg(exercise.working)
                                   : tr("Not quite: %1 does not get the largest weight. %2")
                                         .arg(quoted(exercise.choiceLabels.value(choice)), exercise.hint);
@@ -366,10 +404,10 @@ AnswerCheck checkAnswer(const Exercise &exercise, const QString &text)
 QString solutionText(const Exercise &exercise)
 {
     if (exercise.isMultipleChoice())
-        return tr("Solution: %1 (token %2). %3")
-            .arg(quoted(exercise.choiceLabels.value(int(exercise.answer))))
-            .arg(int(exercise.answer))
-            .arg(exercise.working);
+        return tr("Solution: %1. %2").arg(exercise.choiceWeights.empty()
+                                                ? quoted(exercise.choiceLabels.value(int(exercise.answer)))
+                                                : bestChoicesText(exercise),
+                                            exercise.working);
     return tr("Solution: %1. %2").arg(formatNumber(exercise.answer), exercise.working);
 }
 

@@ -200,6 +200,25 @@ private slots:
         QVERIFY(wrong.message.contains(QStringLiteral("“the₀” does not get the largest weight")));
     }
 
+    // The same word with the same vector gets the same weight: both are right.
+    void predictionAcceptsATie()
+    {
+        const QStringList tokens{"a", "b", "a"};
+        Eigen::MatrixXd x(3, 2);
+        x << 1, 0, 0, 1, 1, 0;
+        attn::AttentionConfig config;
+        config.mode = attn::Mode::Simplified;
+        config.headDim = 2;
+        config.scale = false;
+        const attn::Exercise e = attn::predictionExercise(tokens, tokens, attn::computeAttention(x, config), 0, 0);
+        // Scores of a₀: 1, 0, 1 by hand, so a₀ and a₂ share the largest weight.
+        QVERIFY(attn::checkChoice(e, 0).correct);
+        QVERIFY(attn::checkChoice(e, 2).correct);
+        QVERIFY(!attn::checkChoice(e, 1).correct);
+        QVERIFY2(e.working.contains(QStringLiteral("“a₀” (token 0) and “a₂” (token 2) tie")), qPrintable(e.working));
+        QVERIFY(attn::solutionText(e).startsWith(QStringLiteral("Solution: “a₀” (token 0) and “a₂” (token 2). ")));
+    }
+
     void predictionNamesTheHeadFromZero()
     {
         Document doc;

@@ -420,6 +420,45 @@ private slots:
         QVERIFY(dialog.exercise().query != e.query);
         dialog.setKind(PracticeDialog::PredictGenerated);
         grab(&dialog, QStringLiteral("practice-generated"));
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        QVERIFY(dialog.solutionText().startsWith(QStringLiteral("Solution: “%1” (token %2). Scores: ")
+                                                     .arg(dialog.exercise().choiceLabels[int(dialog.exercise().answer)])
+                                                     .arg(int(dialog.exercise().answer))));
+        grab(&dialog, QStringLiteral("practice-generated-solution"));
+    }
+
+    // A long sentence: the choices scroll instead of pushing the buttons and
+    // the feedback off the screen.
+    void practiceLongSentence()
+    {
+        Document doc;
+        QStringList words;
+        for (int i = 0; i < 120; ++i)
+            words << QStringLiteral("w%1").arg(i % 40);
+        doc.setSentence(words.join(' '));
+        QCOMPARE(doc.tokenCount(), 120);
+        PracticeDialog dialog(&doc);
+        dialog.setKind(PracticeDialog::PredictSentence);
+        dialog.resize(600, 420);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QCOMPARE(dialog.choiceGroup()->buttons().size(), 120);
+        QCOMPARE(dialog.choiceGroup()->button(41)->text(), QStringLiteral("41  w1₄₁")); // no mnemonic past 9
+        QVERIFY(dialog.sizeHint().height() < 500);
+        QCoreApplication::processEvents();
+        const int buttonsBottom = dialog.checkButton()->mapTo(&dialog, QPoint(0, 0)).y() + dialog.checkButton()->height();
+        QVERIFY2(buttonsBottom < dialog.height() / 2 + 60, qPrintable(QString::number(buttonsBottom)));
+        // The solution lists the five largest weights, not 120 numbers.
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        const attn::Exercise &e = dialog.exercise();
+        std::vector<double> sorted = e.choiceWeights;
+        std::sort(sorted.rbegin(), sorted.rend());
+        QVERIFY2(dialog.solutionText().contains(QStringLiteral("The weights: the largest “%1” %2, ")
+                                                    .arg(e.choiceLabels[int(e.answer)], attn::formatNumber(sorted[0], 4))),
+                 qPrintable(dialog.solutionText()));
+        QVERIFY(dialog.solutionText().endsWith(QStringLiteral(", … (115 more).")));
+        QVERIFY(dialog.solutionText().contains(attn::formatNumber(sorted[4], 4)));
+        grab(&dialog, QStringLiteral("practice-long-sentence"));
     }
 
     // Controls whose meaning is not in their text explain themselves.

@@ -27,6 +27,24 @@ const QRegularExpression decimalPattern(QStringLiteral("\\s*=?\\s*[+\\-\u2212]?\
 // The choices show at most this many rows before they scroll (long sentences).
 constexpr int maxChoiceRows = 6;
 
+// The verdict (up to the first full stop) in bold after a coloured mark, so a
+// glance tells right from wrong; the rest as it is. Mid-tone colours read on
+// light and dark palettes alike.
+QString emphasised(const QString &mark, bool right, const QString &message)
+{
+    int end = -1;
+    for (const QString &stop : {QStringLiteral(". "), QStringLiteral("! ")}) {
+        const int at = message.indexOf(stop);
+        if (at >= 0 && (end < 0 || at < end))
+            end = at + 1;
+    }
+    const QString verdict = end < 0 ? message : message.left(end);
+    const QString rest = end < 0 ? QString() : message.mid(end);
+    return QStringLiteral("<span style=\"color:%1\">%2</span> <b>%3</b>%4")
+        .arg(right ? QStringLiteral("#2f9e44") : QStringLiteral("#d9480f"), mark, verdict.toHtmlEscaped(),
+             rest.toHtmlEscaped());
+}
+
 } // namespace
 
 PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
@@ -57,10 +75,12 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     big.setPointSizeF(big.pointSizeF() * 1.1);
     m_question->setFont(big);
     layout->addWidget(m_question);
+    layout->addSpacing(4);
 
     m_choiceBox = new QWidget;
     m_choiceLayout = new QGridLayout(m_choiceBox);
     m_choiceLayout->setContentsMargins(0, 0, 0, 0);
+    m_choiceLayout->setHorizontalSpacing(24);
     m_choices = new QButtonGroup(this);
     m_choiceArea = new QScrollArea;
     m_choiceArea->setWidget(m_choiceBox);
@@ -89,11 +109,13 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     layout->addLayout(answerRow);
 
     m_feedback = new QLabel;
+    m_feedback->setTextFormat(Qt::RichText);
     m_feedback->setWordWrap(true);
     m_feedback->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_feedback->setAccessibleName(tr("Feedback"));
     layout->addWidget(m_feedback);
     m_solutionText = new QLabel;
+    m_solutionText->setTextFormat(Qt::RichText);
     m_solutionText->setWordWrap(true);
     m_solutionText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_solutionText->setFrameShape(QFrame::StyledPanel);
@@ -135,12 +157,19 @@ QString PracticeDialog::questionText() const
 
 QString PracticeDialog::feedbackText() const
 {
-    return m_feedback->text();
+    return m_feedbackPlain;
 }
 
 QString PracticeDialog::solutionText() const
 {
-    return m_solutionText->isVisibleTo(this) ? m_solutionText->text() : QString();
+    return m_solutionText->isVisibleTo(this) ? m_solutionPlain : QString();
+}
+
+void PracticeDialog::setFeedback(const QString &plain, const QString &rich)
+{
+    m_feedbackPlain = plain;
+    m_feedback->setText(rich.isEmpty() ? plain.toHtmlEscaped() : rich);
+    m_feedback->setVisible(!plain.isEmpty());
 }
 
 QString PracticeDialog::scoreText() const
@@ -178,8 +207,8 @@ void PracticeDialog::newExercise()
 void PracticeDialog::showExercise()
 {
     m_question->setText(m_exercise.question);
-    m_feedback->clear();
-    m_feedback->hide();
+    setFeedback(QString());
+    m_solutionPlain.clear();
     m_solutionText->clear();
     m_solutionText->hide();
     m_answer->clear();
@@ -220,6 +249,10 @@ void PracticeDialog::fillChoices()
         m_choices->addButton(button, i);
         m_choiceLayout->addWidget(button, i / columns, i % columns);
     }
+    // Pack the columns to the left instead of spreading them over the width.
+    const int used = std::max(m_choiceLayout->columnCount(), columns + 1); // earlier exercises may have had more
+    for (int c = 0; c < used; ++c)
+        m_choiceLayout->setColumnStretch(c, c == columns ? 1 : 0);
     const int rows = (n + columns - 1) / columns;
     const int rowHeight = m_choices->buttons().isEmpty() ? 0 : m_choices->buttons().constFirst()->sizeHint().height();
     const int spacing = std::max(m_choiceLayout->verticalSpacing(), 0);
@@ -253,21 +286,22 @@ void PracticeDialog::check()
     const bool choice = m_exercise.isMultipleChoice();
     const attn::AnswerCheck result = choice ? attn::checkChoice(m_exercise, m_choices->checkedId())
                                             : attn::checkAnswer(m_exercise, m_answer->text());
-    m_feedback->show();
     if (!result.understood) {
-        m_feedback->setText(result.message);
+        setFeedback(result.message);
         return;
     }
     const attn::PracticeScore::Outcome outcome = m_score.answered(result.correct);
+    const QString right = tr("✔"), wrong = tr("✘");
     if (result.correct) {
-        QString text = tr("✔ %1").arg(result.message);
+        QString text = result.message;
         if (outcome == attn::PracticeScore::Outcome::RightAfterRetry)
             text += QLatin1Char(' ') + tr("(Counted as right after a retry.)");
-        m_feedback->setText(text);
+        setFeedback(right + QLatin1Char(' ') + text, emphasised(right, true, text));
         settle();
     } else {
-        m_feedback->setText(m_score.attempts() > 1 ? tr("✘ Try %1: %2").arg(m_score.attempts()).arg(result.message)
-                                                   : tr("✘ %1").arg(result.message));
+        const QString text = m_score.attempts() > 1 ? tr("Try %1: %2").arg(m_score.attempts()).arg(result.message)
+                                                    : result.message;
+        setFeedback(wrong + QLatin1Char(' ') + text, emphasised(wrong, false, text));
         if (!choice)
             m_answer->selectAll(); // typing the next try replaces the last one
     }
@@ -279,7 +313,12 @@ void PracticeDialog::showSolution()
     if (m_score.settled())
         return;
     m_score.solutionShown();
-    m_solutionText->setText(attn::solutionText(m_exercise));
+    m_solutionPlain = attn::solutionText(m_exercise);
+    // "Solution: 6.1." in bold, the working after it.
+    const int stop = m_solutionPlain.indexOf(QStringLiteral(". "));
+    m_solutionText->setText(stop < 0 ? m_solutionPlain.toHtmlEscaped()
+                                     : QStringLiteral("<b>%1</b>%2").arg(m_solutionPlain.left(stop + 1).toHtmlEscaped(),
+                                                                         m_solutionPlain.mid(stop + 1).toHtmlEscaped()));
     m_solutionText->show();
     settle();
     updateScore();

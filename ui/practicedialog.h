@@ -40,7 +40,7 @@ public:
     QLabel *feedbackLabel() const { return m_feedback; }
     QLabel *solutionLabel() const { return m_solutionText; }
     QString questionText() const;
-    QString feedbackText() const;
+    QString feedbackText() const; // plain text, as the learner reads it
     QString solutionText() const; // empty while the solution is hidden
     QString scoreText() const;
 
@@ -55,6 +55,7 @@ private:
     void setInputHint();
     void settle();
     void updateScore();
+    void setFeedback(const QString &plain, const QString &rich = QString());
 
     Document *m_document;
     std::uint64_t m_seed;
@@ -74,4 +75,5 @@ private:
     QLabel *m_feedback = nullptr;
     QLabel *m_solutionText = nullptr;
     QLabel *m_scoreLabel = nullptr;
+    QString m_feedbackPlain, m_solutionPlain; // the labels hold rich text
 };
