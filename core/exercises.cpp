@@ -277,9 +277,13 @@ Exercise predictionExercise(const QStringList &queryTokens, const QStringList &k
     e.query = query;
     const int best = argmax(e.choiceWeights);
     e.answer = best;
-    e.question = tr("Which token will the query %1 (token %2) give the largest attention weight?")
-                     .arg(quoted(tokenLabel(queryTokens, query)))
-                     .arg(query);
+    // In cross-attention the keys are the source's tokens, numbered on their own.
+    e.question = queryTokens != keyTokens
+        ? tr("Cross-attention: which source token will the query %1 (token %2 of the sentence) give the largest "
+             "attention weight?").arg(quoted(tokenLabel(queryTokens, query))).arg(query)
+        : tr("Which token will the query %1 (token %2) give the largest attention weight?")
+              .arg(quoted(tokenLabel(queryTokens, query)))
+              .arg(query);
     if (result.heads.size() > 1)
         e.question += QLatin1Char(' ') + tr("(In %1.)").arg(headName(head));
     const QString weights = weightsList(e.choiceLabels, e.choiceWeights);

@@ -339,6 +339,13 @@ private slots:
         QVERIFY(nearlyEqual(h.scores.toDouble(), scores));
         QVERIFY(nearlyEqual(h.weights.toDouble(), weights));
         QVERIFY(nearlyEqual(h.context, context));
+        // Practice on it asks for a source token, numbered from 0 among the source's.
+        const attn::Exercise e = attn::predictionExercise(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens,
+                                                          doc.result(), 1, 0);
+        QVERIFY2(e.question.startsWith(QStringLiteral("Cross-attention: which source token will the query “purr” "
+                                                      "(token 1 of the sentence)")), qPrintable(e.question));
+        QCOMPARE(e.choiceLabels, (QStringList{"les", "chats", "ronronnent"}));
+        QCOMPARE(int(e.answer), 1); // weights row 1 above: 0.329, 0.414, 0.256
         // The self-attention variant of the same session is n × n again.
         const SnapshotPtr self = Document::computeSnapshot(attn::withoutSource(doc.session()));
         QCOMPARE(self->result->heads[0].weights.cols(), Eigen::Index(2));

@@ -359,13 +359,13 @@ private slots:
         QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
         QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct")), qPrintable(dialog.feedbackText()));
         QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 1 right"));
+        grab(&dialog, QStringLiteral("practice-count"));
         // A decimal question takes decimals again.
         dialog.setKind(PracticeDialog::WeightedSum);
         text = QStringLiteral("3,5");
         QCOMPARE(dialog.answerEdit()->validator()->validate(text, pos), QValidator::Acceptable);
         text = QStringLiteral("seven");
         QCOMPARE(dialog.answerEdit()->validator()->validate(text, pos), QValidator::Invalid);
-        grab(&dialog, QStringLiteral("practice-count"));
     }
 
     // Picking a token: choices numbered from 0 with the labels of every view.

@@ -140,7 +140,7 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     // once the exercise is settled), so returnPressed is not connected too.
     connect(m_check, &QPushButton::clicked, this, &PracticeDialog::check);
     connect(m_solution, &QPushButton::clicked, this, &PracticeDialog::showSolution);
-    resize(600, 420);
+    resize(600, 400);
     newExercise();
 }
 
