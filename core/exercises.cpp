@@ -11,9 +11,9 @@ namespace attn {
 
 namespace {
 
-QString tr(const char *text)
+QString tr(const char *text, int n = -1)
 {
-    return QCoreApplication::translate("Exercises", text);
+    return QCoreApplication::translate("Exercises", text, nullptr, n);
 }
 
 int uniformInt(SplitMix64 &rng, int lo, int hi) // inclusive
@@ -38,13 +38,106 @@ int argmax(const std::vector<double> &v)
     return int(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-// Weights and scores listed per token, for the reveal.
-QString weightsList(const QStringList &tokens, const std::vector<double> &weights)
+// Every choice with the largest weight: a word that occurs twice with the same
+// vector (no positional encoding) ties with itself, and either pick is right.
+std::vector<int> bestChoices(const std::vector<double> &weights)
 {
+    std::vector<int> best;
+    if (weights.empty())
+        return best;
+    const double top = weights[std::size_t(argmax(weights))];
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        if (weights[i] >= top - 1e-12 * std::max(1.0, std::abs(top)))
+            best.push_back(int(i));
+    return best;
+}
+
+// "“cat” (token 1)", or "“the₀” (token 0) and “the₃” (token 3)" for a tie.
+QString bestChoicesText(const Exercise &e)
+{
+    QStringList names;
+    for (int i : bestChoices(e.choiceWeights))
+        names << QStringLiteral("%1 (token %2)").arg(quoted(e.choiceLabels.value(i))).arg(i);
+    return listText(names);
+}
+
+// Weights listed per token, for the solution: all of a short sentence, the
+// largest few of a long one (a hundred numbers would bury the answer).
+QString weightsList(const QStringList &labels, const std::vector<double> &weights)
+{
+    constexpr int allUpTo = 8, largest = 5;
+    std::vector<int> order(std::size_t(labels.size()));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    const bool cut = labels.size() > allUpTo;
+    if (cut)
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return weights[std::size_t(a)] > weights[std::size_t(b)]; });
     QStringList parts;
-    for (int i = 0; i < tokens.size(); ++i)
-        parts << QStringLiteral("%1 %2").arg(quoted(tokens[i]), formatNumber(weights[std::size_t(i)]));
-    return parts.join(QStringLiteral(", "));
+    for (std::size_t k = 0; k < order.size() && (!cut || k < std::size_t(largest)); ++k)
+        parts << QStringLiteral("%1 %2").arg(quoted(labels[order[k]]), formatNumber(weights[std::size_t(order[k])], 4));
+    const QString list = parts.join(QStringLiteral(", "));
+    return cut ? tr("the largest %1, … (%2 more)").arg(list).arg(labels.size() - largest) : list;
+}
+
+bool near(double a, double b, double tolerance)
+{
+    return std::abs(a - b) <= tolerance + 1e-12;
+}
+
+// What a wrong number most likely came from, named without giving the answer;
+// the exercise's general hint when it matches no known slip.
+QString mistakeHint(const Exercise &e, double value)
+{
+    if (e.kind == ExerciseKind::WeightedOutput && !e.values.empty()) {
+        double sum = 0.0;
+        for (double v : e.values)
+            sum += v;
+        const double heaviest = e.values[std::size_t(argmax(e.weights))];
+        if (near(value, sum / double(e.values.size()), e.tolerance))
+            return tr("That is the plain average of the values; here each value counts as much as its weight. ")
+                + e.hint;
+        if (near(value, sum, e.tolerance))
+            return tr("That adds the values without their weights. ") + e.hint;
+        if (near(value, heaviest, e.tolerance))
+            return tr("That is only the value with the largest weight; the other tokens hand on their share too. ")
+                + e.hint;
+    }
+    if (e.kind == ExerciseKind::Comparisons) {
+        const double n = e.tokens;
+        if (e.causal && value == n * n)
+            return tr("That counts every pair, but with a causal mask a query is never compared with later "
+                      "tokens. ") + e.hint;
+        if (!e.causal && value == n * (n + 1) / 2)
+            return tr("That leaves out the later tokens, as a causal mask would; there is no mask here. ") + e.hint;
+        if (value == n * (n - 1) || (e.causal && value == n * (n - 1) / 2))
+            return tr("Each token is compared with itself too. ") + e.hint;
+        if (!e.causal && value == n * (n - 1) / 2)
+            return tr("Both orders count: query a with key b and query b with key a are two comparisons, and each "
+                      "token meets itself too. ") + e.hint;
+        if (value == n)
+            return tr("That is the keys of one query; every token is a query. ") + e.hint;
+    }
+    return e.hint;
+}
+
+// Which choice a typed text names: its label, a token that occurs once, or
+// its 0-based position; -1 when none, -2 when the token occurs more than once.
+int typedChoice(const Exercise &e, const QString &typed)
+{
+    const QString text = typed.trimmed();
+    const int byLabel = e.choiceLabels.indexOf(text);
+    if (byLabel >= 0)
+        return byLabel;
+    const int count = int(e.choices.count(text));
+    if (count == 1)
+        return e.choices.indexOf(text);
+    if (count > 1)
+        return -2;
+    const std::optional<double> number = parseLenientNumber(text);
+    if (number && *number == std::floor(*number) && *number >= 0 && *number < e.choices.size())
+        return int(*number);
+    return -1;
 }
 
 } // namespace
@@ -72,6 +165,22 @@ std::optional<double> parseLenientNumber(const QString &text)
     return value;
 }
 
+int answerDecimals(const Exercise &exercise)
+{
+    if (exercise.wholeNumber || exercise.isMultipleChoice())
+        return 0;
+    // The fewest decimals whose last digit is no coarser than the tolerance.
+    return std::clamp(int(std::ceil(-std::log10(exercise.tolerance) - 1e-9)), 1, 6);
+}
+
+QString answerExample(const Exercise &exercise)
+{
+    const int decimals = answerDecimals(exercise);
+    if (decimals == 0)
+        return QString();
+    return QStringLiteral("0.") + QStringLiteral("428571").left(decimals);
+}
+
 Exercise weightedOutputExercise(const std::vector<double> &weights, const std::vector<double> &values)
 {
     Exercise e;
@@ -95,6 +204,8 @@ Exercise weightedOutputExercise(const std::vector<double> &weights, const std::v
     e.working = tr("Multiply each value by its weight and add: %1 = %2 = %3.")
                     .arg(products.join(QStringLiteral(" + ")), partials.join(QStringLiteral(" + ")),
                          formatNumber(total));
+    e.hint = tr("Multiply each value by its weight, then add the products. The weights already sum to 1, so "
+                "there is nothing to divide by.");
     return e;
 }
 
@@ -122,16 +233,22 @@ Exercise comparisonsExercise(int tokens, bool causal)
     e.causal = causal;
     e.answer = double(comparisonCount(tokens, causal));
     e.tolerance = 1e-9; // a count: only the exact number will do
+    e.wholeNumber = true;
     e.question = causal
         ? tr("A text generator reads a sentence of %1 tokens with a causal mask: each token, as a query, is compared "
              "with itself and the tokens before it, never with later ones. How many query-key comparisons does one "
              "attention layer make?").arg(tokens)
         : tr("A sentence has %1 tokens. In one self-attention layer every token, as a query, is compared with every "
              "token, itself included. How many query-key comparisons is that?").arg(tokens);
-    e.working = causal ? tr("Query 1 sees 1 key, query 2 sees 2, … query %1 sees %1: 1 + 2 + … + %1 = %1×%2÷2 = %3.")
-                             .arg(tokens).arg(tokens + 1).arg(comparisonCount(tokens, true))
+    // Positions are numbered from 0, as everywhere in the app: query i sees i + 1 keys.
+    e.working = causal ? tr("Query 0 sees 1 key, query 1 sees 2, … query %1 sees %2: 1 + 2 + … + %2 = %2×%3÷2 = %4.")
+                             .arg(tokens - 1).arg(tokens).arg(tokens + 1).arg(comparisonCount(tokens, true))
                        : tr("%1 queries, each compared with %1 keys: %1×%1 = %2.")
                              .arg(tokens).arg(comparisonCount(tokens, false));
+    e.hint = causal ? tr("Count per query and add: token 0 is compared with itself only, token 1 with two tokens, "
+                         "and so on up to the last token.")
+                    : tr("Every query meets every key, itself included: multiply the number of queries by the "
+                         "number of keys.");
     return e;
 }
 
@@ -156,16 +273,27 @@ Exercise predictionExercise(const QStringList &queryTokens, const QStringList &k
         e.choices << keyTokens.value(int(j));
         e.choiceWeights.push_back(w(query, j));
     }
+    e.choiceLabels = tokenLabels(e.choices);
+    e.query = query;
     const int best = argmax(e.choiceWeights);
     e.answer = best;
-    e.question = tr("Which token will the query %1 give the largest attention weight?").arg(quoted(queryTokens.value(query)));
+    // In cross-attention the keys are the source's tokens, numbered on their own.
+    e.question = queryTokens != keyTokens
+        ? tr("Cross-attention: which source token will the query %1 (token %2 of the sentence) give the largest "
+             "attention weight?").arg(quoted(tokenLabel(queryTokens, query))).arg(query)
+        : tr("Which token will the query %1 (token %2) give the largest attention weight?")
+              .arg(quoted(tokenLabel(queryTokens, query)))
+              .arg(query);
     if (result.heads.size() > 1)
-        e.question += QLatin1Char(' ') + tr("(Head %1.)").arg(head + 1);
-    e.working = tr("Softmax keeps the order of the scores, so the key with the largest score wins: %1 (token %2). "
-                   "The weights: %3.")
-                    .arg(quoted(e.choices.value(best)))
-                    .arg(best + 1)
-                    .arg(weightsList(e.choices, e.choiceWeights));
+        e.question += QLatin1Char(' ') + tr("(In %1.)").arg(headName(head));
+    const QString weights = weightsList(e.choiceLabels, e.choiceWeights);
+    e.working = bestChoices(e.choiceWeights).size() > 1
+        ? tr("Softmax keeps the order of the scores, so the keys with the largest score win: %1 tie (the same "
+             "vector gives the same score). The weights: %2.").arg(bestChoicesText(e), weights)
+        : tr("Softmax keeps the order of the scores, so the key with the largest score wins: %1. The weights: %2.")
+              .arg(bestChoicesText(e), weights);
+    e.hint = tr("The largest weight goes to the key with the largest score q·k: softmax keeps the order of the "
+                "scores. Look at the scores of this query's row, not at what the words mean.");
     return e;
 }
 
@@ -204,14 +332,20 @@ Exercise predictionExercise(std::uint64_t seed)
         QStringList vectors;
         for (int i = 0; i < n; ++i)
             vectors << QStringLiteral("%1 = [%2, %3]").arg(quoted(tokens[i]), formatNumber(x(i, 0)), formatNumber(x(i, 1)));
+        QStringList names;
+        for (const QString &t : tokens)
+            names << quoted(t);
         e.question = tr("Simplified attention (no trainable matrices, no scaling) on the tokens %1, with these "
                         "vectors:\n%2\nWhich token will %3 give the largest weight?")
-                         .arg(listText(tokens), vectors.join(QLatin1Char('\n')), quoted(tokens[query]));
+                         .arg(listText(names), vectors.join(QLatin1Char('\n')), quoted(tokens[query]));
         QStringList scores;
         for (int j = 0; j < n; ++j)
             scores << QStringLiteral("%1·%2 = %3").arg(tokens[query], tokens[j],
-                                                          formatNumber(result.heads[0].scores(query, j)));
+                                                          formatNumber(result.heads[0].scores(query, j), 4));
         e.working = tr("Scores: %1. ").arg(scores.join(QStringLiteral(", "))) + e.working;
+        e.hint = tr("Work out the score of %1 with each token: multiply their first numbers, multiply their second "
+                    "numbers, and add. Softmax keeps the order of the scores, so the largest score wins.")
+                     .arg(quoted(tokens[query]));
         return e;
     }
 }
@@ -233,36 +367,95 @@ AnswerCheck checkChoice(const Exercise &exercise, int choice)
         return check;
     }
     check.understood = true;
-    check.correct = choice == int(exercise.answer);
+    const std::vector<int> best = bestChoices(exercise.choiceWeights);
+    check.correct = choice == int(exercise.answer) || std::find(best.begin(), best.end(), choice) != best.end();
     check.message = check.correct ? tr("Correct! %1").arg(exercise.working)
-                                  : tr("Not this time: %1 is not the largest. %2")
-                                        .arg(quoted(exercise.choices.value(choice)), exercise.working);
+                                  : tr("Not quite: %1 does not get the largest weight. %2")
+                                        .arg(quoted(exercise.choiceLabels.value(choice)), exercise.hint);
     return check;
 }
 
 AnswerCheck checkAnswer(const Exercise &exercise, const QString &text)
 {
     if (exercise.isMultipleChoice()) {
-        const int byName = exercise.choices.indexOf(text.trimmed(), 0);
-        if (byName >= 0)
-            return checkChoice(exercise, byName);
-        const std::optional<double> number = parseLenientNumber(text);
-        if (number && *number == std::floor(*number))
-            return checkChoice(exercise, int(*number) - 1);
-        return checkChoice(exercise, -1);
+        const int choice = typedChoice(exercise, text);
+        if (choice == -2) {
+            AnswerCheck ambiguous;
+            ambiguous.message = tr("%1 occurs more than once: name it by its position, such as %2.")
+                                    .arg(quoted(text.trimmed()),
+                                         quoted(exercise.choiceLabels.value(int(exercise.choices.indexOf(text.trimmed())))));
+            return ambiguous;
+        }
+        return checkChoice(exercise, choice);
     }
     AnswerCheck check;
     const std::optional<double> value = parseLenientNumber(text);
+    if (exercise.wholeNumber && (!value || *value != std::floor(*value))) {
+        check.message = tr("Type a whole number, without decimals.");
+        return check;
+    }
     if (!value) {
-        check.message = tr("Type a number, for example 3.5.");
+        check.message = tr("Type a number, for example %1.").arg(answerExample(exercise));
         return check;
     }
     check.understood = true;
-    check.correct = std::abs(*value - exercise.answer) <= exercise.tolerance + 1e-12;
+    check.correct = near(*value, exercise.answer, exercise.tolerance);
     check.message = check.correct ? tr("Correct: %1. %2").arg(formatNumber(exercise.answer), exercise.working)
-                                  : tr("Not quite: you wrote %1, the answer is %2. %3")
-                                        .arg(formatNumber(*value), formatNumber(exercise.answer), exercise.working);
+                                  : tr("Not quite. %1").arg(mistakeHint(exercise, *value));
     return check;
+}
+
+QString solutionText(const Exercise &exercise)
+{
+    if (exercise.isMultipleChoice())
+        return tr("Solution: %1. %2").arg(exercise.choiceWeights.empty()
+                                                ? quoted(exercise.choiceLabels.value(int(exercise.answer)))
+                                                : bestChoicesText(exercise),
+                                            exercise.working);
+    return tr("Solution: %1. %2").arg(formatNumber(exercise.answer), exercise.working);
+}
+
+PracticeScore::Outcome PracticeScore::answered(bool correct)
+{
+    if (settled())
+        return m_current;
+    ++m_attempts;
+    if (!correct)
+        return m_current;
+    m_current = m_attempts == 1 ? Outcome::Right : Outcome::RightAfterRetry;
+    ++(m_attempts == 1 ? m_right : m_afterRetry);
+    return m_current;
+}
+
+PracticeScore::Outcome PracticeScore::solutionShown()
+{
+    if (!settled()) {
+        m_current = Outcome::Shown;
+        ++m_shown;
+    }
+    return m_current;
+}
+
+void PracticeScore::nextExercise()
+{
+    if (!settled() && m_attempts > 0)
+        ++m_unsolved;
+    m_current = Outcome::Open;
+    m_attempts = 0;
+}
+
+QString PracticeScore::text() const
+{
+    if (m_right + m_afterRetry + m_shown + m_unsolved == 0)
+        return tr("none yet");
+    QStringList parts{tr("%n right", m_right)};
+    if (m_afterRetry > 0)
+        parts << tr("%n after a retry", m_afterRetry);
+    if (m_shown > 0)
+        parts << tr("%n shown", m_shown);
+    if (m_unsolved > 0)
+        parts << tr("%n not solved", m_unsolved);
+    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace attn

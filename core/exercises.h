@@ -1,6 +1,7 @@
 #pragma once
 // Practice exercises with fresh numbers from a seed (the same seed gives the
-// same exercise, for tests), and the checking of typed answers. No widgets.
+// same exercise, for tests), the checking of typed answers and the score of a
+// practice session. No widgets.
 
 #include "attention.h"
 
@@ -18,17 +19,22 @@ struct Exercise
 {
     ExerciseKind kind = ExerciseKind::WeightedOutput;
     QString question;
-    QString working; // how to get the right answer, shown after a wrong one or on reveal
+    QString working; // the worked solution, shown after a right answer or on "Show solution"
+    QString hint;    // the method without the number, for a wrong answer
     double answer = 0.0; // the number, or the 0-based index of the right choice
     double tolerance = 0.01;
+    bool wholeNumber = false; // a count: only whole numbers are answers
 
     // WeightedOutput: the weights and the value numbers they mix.
     std::vector<double> weights, values;
     // Comparisons: the sentence length and whether a causal mask applies.
     int tokens = 0;
     bool causal = false;
-    // PredictWeight: the choices (key tokens) and, for the reveal, their weights.
-    QStringList choices;
+    // PredictWeight: the query's 0-based position, the choices (key tokens),
+    // their labels as every view shows them ("over₇" for a repeated word) and,
+    // for the solution, their weights.
+    int query = -1;
+    QStringList choices, choiceLabels;
     std::vector<double> choiceWeights;
 
     bool isMultipleChoice() const { return kind == ExerciseKind::PredictWeight; }
@@ -38,15 +44,22 @@ struct AnswerCheck
 {
     bool understood = false; // the text could be read as an answer at all
     bool correct = false;
-    QString message;         // what to tell the learner, with the working when wrong
+    QString message;         // what to tell the learner: a wrong answer gets the hint, never the number
 };
 
 // Query-key comparisons in one self-attention layer: n² without a mask,
-// n(n+1)/2 with a causal mask (query i compares with keys 1..i).
+// n(n+1)/2 with a causal mask (query i compares with keys 0..i).
 long long comparisonCount(int tokens, bool causal);
 
 // "7.6", " 7,6 ", "7.60", "+7.6", "−7.6", "= 7.6": the number, or nothing.
 std::optional<double> parseLenientNumber(const QString &text);
+
+// Decimals a typed answer needs: 0 for a whole number, else as many as the
+// tolerance resolves (0.01 -> 2).
+int answerDecimals(const Exercise &exercise);
+// A made-up number in the answer's format, for the input hint: "0.42" for two
+// decimals, "0.4" for one; empty for whole numbers (an example could be the answer).
+QString answerExample(const Exercise &exercise);
 
 // A token mixes value numbers with its weights (sum 1, in steps of 0.05).
 Exercise weightedOutputExercise(std::uint64_t seed);
@@ -63,11 +76,47 @@ Exercise predictionExercise(const QStringList &queryTokens, const QStringList &k
                             const AttentionResult &result, int query, int head);
 
 // Numeric kinds read the text as a number; multiple choice accepts the
-// 1-based choice number or the token itself.
+// 0-based position, the token's label ("over₇") or a token that occurs once.
 AnswerCheck checkAnswer(const Exercise &exercise, const QString &text);
 AnswerCheck checkChoice(const Exercise &exercise, int choice);
+// The answer and its worked solution, for "Show solution".
+QString solutionText(const Exercise &exercise);
 
 // One of the three kinds, picked by the seed.
 Exercise randomExercise(std::uint64_t seed);
+
+// The score of a practice session. An exercise counts once, when it settles:
+// right at the first try, right after a retry, or its solution shown; one that
+// was tried and left unsolved counts when the learner moves on.
+class PracticeScore
+{
+public:
+    enum class Outcome { Open, Right, RightAfterRetry, Shown };
+
+    // A readable answer to the current exercise; after it settled, answers
+    // change nothing.
+    Outcome answered(bool correct);
+    Outcome solutionShown();
+    void nextExercise();
+
+    Outcome current() const { return m_current; }
+    bool settled() const { return m_current != Outcome::Open; }
+    int attempts() const { return m_attempts; } // readable answers to the current exercise
+    int right() const { return m_right; }
+    int rightAfterRetry() const { return m_afterRetry; }
+    int shown() const { return m_shown; }
+    int unsolved() const { return m_unsolved; }
+    // "2 right, 1 after a retry, 1 shown" ("none yet" at first); the parts
+    // after "right" only when they are not 0.
+    QString text() const;
+
+private:
+    Outcome m_current = Outcome::Open;
+    int m_attempts = 0;
+    int m_right = 0;
+    int m_afterRetry = 0;
+    int m_shown = 0;
+    int m_unsolved = 0;
+};
 
 } // namespace attn

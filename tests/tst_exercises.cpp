@@ -3,6 +3,7 @@
 #include "document.h"
 #include "exercises.h"
 #include "lessons.h"
+#include "notation.h"
 
 #include <QTest>
 #include <set>
@@ -22,52 +23,127 @@ class TestExercises : public QObject
 {
     Q_OBJECT
 private slots:
+    // 0.5×10 + 0.3×4 + 0.2×7 = 7.6 by hand; the slips a learner makes get a
+    // hint that names the slip, and no wrong answer is told the number.
     void weightedOutput_data()
     {
         QTest::addColumn<QString>("typed");
         QTest::addColumn<bool>("understood");
         QTest::addColumn<bool>("correct");
-        QTest::newRow("exact") << "7.6" << true << true;
-        QTest::newRow("padded comma") << " 7,6 " << true << true;
-        QTest::newRow("trailing zero") << "7.60" << true << true;
-        QTest::newRow("equals") << "= 7.6" << true << true;
-        QTest::newRow("within tolerance") << "7.61" << true << true;
-        QTest::newRow("outside tolerance") << "7.62" << true << false;
-        QTest::newRow("unweighted mean") << "7" << true << false;
-        QTest::newRow("largest weight only") << "10" << true << false;
-        QTest::newRow("negative") << "−7.6" << true << false;
-        QTest::newRow("words") << "seven" << false << false;
-        QTest::newRow("empty") << "" << false << false;
+        QTest::addColumn<QString>("hint");
+        const QString method = QStringLiteral("Multiply each value by its weight, then add the products");
+        QTest::newRow("exact") << "7.6" << true << true << QString();
+        QTest::newRow("padded comma") << " 7,6 " << true << true << QString();
+        QTest::newRow("trailing zero") << "7.60" << true << true << QString();
+        QTest::newRow("equals") << "= 7.6" << true << true << QString();
+        QTest::newRow("within tolerance") << "7.61" << true << true << QString();
+        QTest::newRow("outside tolerance") << "7.62" << true << false << method;
+        QTest::newRow("unweighted mean") << "7" << true << false << "plain average"; // (10+4+7)/3
+        QTest::newRow("largest weight only") << "10" << true << false << "only the value with the largest weight";
+        QTest::newRow("sum of values") << "21" << true << false << "without their weights";
+        QTest::newRow("negative") << "−7.6" << true << false << method;
+        QTest::newRow("words") << "seven" << false << false << "for example 0.42";
+        QTest::newRow("empty") << "" << false << false << "for example 0.42";
     }
     void weightedOutput()
     {
         QFETCH(QString, typed);
         QFETCH(bool, understood);
         QFETCH(bool, correct);
+        QFETCH(QString, hint);
         const attn::Exercise e = attn::weightedOutputExercise({0.5, 0.3, 0.2}, {10, 4, 7});
         QCOMPARE(e.answer, 0.5 * 10 + 0.3 * 4 + 0.2 * 7);
         QVERIFY(e.working.contains(QStringLiteral("0.5×10 + 0.3×4 + 0.2×7 = 5 + 1.2 + 1.4 = 7.6")));
+        QVERIFY(!e.wholeNumber);
+        QCOMPARE(attn::answerDecimals(e), 2); // tolerance 0.01
+        QCOMPARE(attn::answerExample(e), QStringLiteral("0.42"));
         const attn::AnswerCheck check = attn::checkAnswer(e, typed);
         QCOMPARE(check.understood, understood);
         QCOMPARE(check.correct, correct);
-        if (understood && !correct) // a wrong answer says so and shows the working
-            QVERIFY(check.message.contains(e.working) && check.message.contains(QStringLiteral("7.6")));
+        if (correct) // a right answer gets the worked solution
+            QVERIFY(check.message.contains(e.working));
+        if (!correct) { // a wrong one the hint, never the number or the working
+            QVERIFY2(check.message.contains(hint), qPrintable(check.message));
+            QVERIFY2(!check.message.contains(QStringLiteral("7.6")), qPrintable(check.message));
+            QVERIFY(!check.message.contains(e.working));
+        }
+        if (understood && !correct)
+            QVERIFY(check.message.startsWith(QStringLiteral("Not quite.")));
+        const QString solution = attn::solutionText(e);
+        QVERIFY(solution.startsWith(QStringLiteral("Solution: 7.6.")) && solution.contains(e.working));
     }
 
+    void answerFormat_data()
+    {
+        QTest::addColumn<double>("tolerance");
+        QTest::addColumn<int>("decimals");
+        QTest::addColumn<QString>("example");
+        QTest::newRow("tenths") << 0.1 << 1 << "0.4";
+        QTest::newRow("hundredths") << 0.01 << 2 << "0.42";
+        QTest::newRow("half a hundredth") << 0.005 << 3 << "0.428";
+        QTest::newRow("thousandths") << 0.001 << 3 << "0.428";
+    }
+    void answerFormat()
+    {
+        QFETCH(double, tolerance);
+        QFETCH(int, decimals);
+        QFETCH(QString, example);
+        attn::Exercise e = attn::weightedOutputExercise({0.5, 0.5}, {1, 2});
+        e.tolerance = tolerance;
+        QCOMPARE(attn::answerDecimals(e), decimals);
+        QCOMPARE(attn::answerExample(e), example);
+        const attn::Exercise count = attn::comparisonsExercise(4, false);
+        QVERIFY(count.wholeNumber);
+        QCOMPARE(attn::answerDecimals(count), 0);
+        QVERIFY(attn::answerExample(count).isEmpty()); // an example could be the answer
+    }
+
+    // Counts by hand: n² = 36 without a mask, 1 + 2 + … + 6 = 21 with one.
+    void comparisons_data()
+    {
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<bool>("understood");
+        QTest::addColumn<bool>("correct");
+        QTest::addColumn<QString>("hint");
+        QTest::newRow("all pairs") << false << "36" << true << true << QString();
+        QTest::newRow("all pairs, causal count") << false << "21" << true << false << "there is no mask here";
+        QTest::newRow("all pairs, no self") << false << "30" << true << false << "itself too";
+        QTest::newRow("all pairs, unordered") << false << "15" << true << false << "Both orders count";
+        QTest::newRow("one query") << false << "6" << true << false << "every token is a query";
+        QTest::newRow("all pairs, other") << false << "35" << true << false << "multiply the number of queries";
+        QTest::newRow("near miss") << false << "35.99" << false << false << "whole number"; // a count is exact
+        QTest::newRow("causal") << true << "21" << true << true << QString();
+        QTest::newRow("causal, every pair") << true << "36" << true << false << "never compared with later";
+        QTest::newRow("causal, no self") << true << "15" << true << false << "itself too";
+        QTest::newRow("causal, other") << true << "20" << true << false << "Count per query and add";
+        QTest::newRow("causal, decimals") << true << "21.5" << false << false << "whole number";
+    }
     void comparisons()
     {
+        QFETCH(bool, causal);
+        QFETCH(QString, typed);
+        QFETCH(bool, understood);
+        QFETCH(bool, correct);
+        QFETCH(QString, hint);
         QCOMPARE(attn::comparisonCount(6, false), 36LL);
         QCOMPARE(attn::comparisonCount(6, true), 21LL);
         QCOMPARE(attn::comparisonCount(1, true), 1LL);
-        const attn::Exercise e = attn::comparisonsExercise(6, false);
-        QVERIFY(attn::checkAnswer(e, QStringLiteral("36")).correct);
-        QVERIFY(!attn::checkAnswer(e, QStringLiteral("30")).correct);
-        QVERIFY(!attn::checkAnswer(e, QStringLiteral("35.99")).correct); // a count is exact
-        const attn::Exercise c = attn::comparisonsExercise(6, true);
-        QVERIFY(attn::checkAnswer(c, QStringLiteral("21")).correct);
-        const attn::AnswerCheck wrong = attn::checkAnswer(c, QStringLiteral("36"));
-        QVERIFY(!wrong.correct);
-        QVERIFY(wrong.message.contains(QStringLiteral("6×7÷2 = 21")));
+        const attn::Exercise e = attn::comparisonsExercise(6, causal);
+        const attn::AnswerCheck check = attn::checkAnswer(e, typed);
+        QCOMPARE(check.understood, understood);
+        QCOMPARE(check.correct, correct);
+        if (!correct) {
+            QVERIFY2(check.message.contains(hint), qPrintable(check.message));
+            QVERIFY(!check.message.contains(causal ? QStringLiteral("21") : QStringLiteral("36")));
+        }
+        // Positions count from 0, as in every view: query 0 sees 1 key, query 5 sees 6.
+        if (causal)
+            QVERIFY2(attn::solutionText(e).contains(QStringLiteral("Query 0 sees 1 key, query 1 sees 2, … query 5 sees "
+                                                                  "6: 1 + 2 + … + 6 = 6×7÷2 = 21.")),
+                     qPrintable(attn::solutionText(e)));
+        else
+            QVERIFY(attn::solutionText(e).contains(QStringLiteral("6 queries, each compared with 6 keys: 6×6 = 36.")));
     }
 
     void predictionIsTheArgmax()
@@ -79,12 +155,122 @@ private slots:
             Eigen::Index best = 0;
             doc.result().heads[0].weights.row(q).maxCoeff(&best);
             QCOMPARE(int(e.answer), int(best));
+            QCOMPARE(e.query, q);
             QCOMPARE(e.choices, doc.session().tokens);
+            QVERIFY(e.question.contains(QStringLiteral("(token %1)").arg(q)));
             QVERIFY(attn::checkChoice(e, int(best)).correct);
-            QVERIFY(!attn::checkChoice(e, int(best + 1) % 6).correct);
+            const attn::AnswerCheck wrong = attn::checkChoice(e, int(best + 1) % 6);
+            QVERIFY(!wrong.correct && wrong.understood);
+            QVERIFY(wrong.message.startsWith(QStringLiteral("Not quite")));
+            // The hint names the wrong pick, not the right one, and no weight.
+            QVERIFY(!wrong.message.contains(doc.session().tokens[int(best)]));
+            QVERIFY(!wrong.message.contains(attn::formatNumber(doc.result().heads[0].weights(q, best), 4)));
             QVERIFY(attn::checkAnswer(e, doc.session().tokens[int(best)]).correct); // by name
-            QVERIFY(attn::checkAnswer(e, QString::number(best + 1)).correct);       // by number
+            QVERIFY(attn::checkAnswer(e, QString::number(best)).correct);           // by 0-based position
+            QVERIFY(!attn::checkAnswer(e, QString::number(6)).understood);          // there is no token 6
+            QVERIFY(attn::solutionText(e).contains(QStringLiteral("(token %1)").arg(best)));
         }
+    }
+
+    // A repeated word is named with its position, as every view names it, and
+    // a bare "the" cannot be told apart.
+    void predictionNamesRepeatedTokens()
+    {
+        const QStringList tokens{"the", "cat", "saw", "the", "dog"};
+        Eigen::MatrixXd x(5, 2);
+        x << 0.1, 0.2, 0.9, -0.3, 0.4, 0.4, 0.1, 0.2, -0.5, 0.8;
+        attn::AttentionConfig config;
+        config.mode = attn::Mode::Simplified;
+        config.headDim = 2;
+        config.scale = false;
+        const attn::AttentionResult result = attn::computeAttention(x, config);
+        const attn::Exercise e = attn::predictionExercise(tokens, tokens, result, 3, 0);
+        QCOMPARE(e.choiceLabels, (QStringList{"the₀", "cat", "saw", "the₃", "dog"}));
+        QVERIFY2(e.question.contains(QStringLiteral("“the₃” (token 3)")), qPrintable(e.question));
+        // the₃ = [0.1, 0.2]: scores 0.05, 0.03, 0.12, 0.05, 0.11 by hand, so "saw" wins.
+        QCOMPARE(int(e.answer), 2);
+        QVERIFY(e.working.contains(QStringLiteral("“the₀” ")) && e.working.contains(QStringLiteral("“the₃” ")));
+        const attn::AnswerCheck bare = attn::checkAnswer(e, QStringLiteral("the"));
+        QVERIFY(!bare.understood);
+        QVERIFY2(bare.message.contains(QStringLiteral("occurs more than once")), qPrintable(bare.message));
+        QVERIFY(attn::checkAnswer(e, QStringLiteral("the₃")).understood);
+        QVERIFY(!attn::checkAnswer(e, QStringLiteral("the₃")).correct);
+        QVERIFY(attn::checkAnswer(e, QStringLiteral("saw")).correct);
+        const attn::AnswerCheck wrong = attn::checkChoice(e, 0);
+        QVERIFY(wrong.message.contains(QStringLiteral("“the₀” does not get the largest weight")));
+    }
+
+    // The same word with the same vector gets the same weight: both are right.
+    void predictionAcceptsATie()
+    {
+        const QStringList tokens{"a", "b", "a"};
+        Eigen::MatrixXd x(3, 2);
+        x << 1, 0, 0, 1, 1, 0;
+        attn::AttentionConfig config;
+        config.mode = attn::Mode::Simplified;
+        config.headDim = 2;
+        config.scale = false;
+        const attn::Exercise e = attn::predictionExercise(tokens, tokens, attn::computeAttention(x, config), 0, 0);
+        // Scores of a₀: 1, 0, 1 by hand, so a₀ and a₂ share the largest weight.
+        QVERIFY(attn::checkChoice(e, 0).correct);
+        QVERIFY(attn::checkChoice(e, 2).correct);
+        QVERIFY(!attn::checkChoice(e, 1).correct);
+        QVERIFY2(e.working.contains(QStringLiteral("“a₀” (token 0) and “a₂” (token 2) tie")), qPrintable(e.working));
+        QVERIFY(attn::solutionText(e).startsWith(QStringLiteral("Solution: “a₀” (token 0) and “a₂” (token 2). ")));
+    }
+
+    void predictionNamesTheHeadFromZero()
+    {
+        Document doc;
+        attn::AttentionConfig config = doc.session().attention;
+        config.heads = 2;
+        doc.setAttention(config);
+        QVERIFY(doc.hasResult());
+        QCOMPARE(int(doc.result().heads.size()), 2);
+        const attn::Exercise e = attn::predictionExercise(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens,
+                                                          doc.result(), 1, 1);
+        QVERIFY2(e.question.endsWith(QStringLiteral("(In head 1.)")), qPrintable(e.question));
+        Eigen::Index best = 0;
+        doc.result().heads[1].weights.row(1).maxCoeff(&best);
+        QCOMPARE(int(e.answer), int(best));
+    }
+
+    // An exercise counts once: right at the first try, right after a retry,
+    // shown, or (tried and left) not solved.
+    void practiceScore()
+    {
+        attn::PracticeScore score;
+        QCOMPARE(score.text(), QStringLiteral("none yet"));
+        using Outcome = attn::PracticeScore::Outcome;
+        QCOMPARE(score.answered(true), Outcome::Right);
+        QCOMPARE(score.answered(false), Outcome::Right); // settled: a later answer changes nothing
+        QCOMPARE(score.solutionShown(), Outcome::Right);
+        score.nextExercise();
+        QCOMPARE(score.answered(false), Outcome::Open);
+        QCOMPARE(score.answered(false), Outcome::Open);
+        QCOMPARE(score.attempts(), 2);
+        QCOMPARE(score.answered(true), Outcome::RightAfterRetry);
+        score.nextExercise();
+        QCOMPARE(score.attempts(), 0);
+        QCOMPARE(score.answered(true), Outcome::Right);
+        score.nextExercise();
+        QCOMPARE(score.answered(false), Outcome::Open);
+        QCOMPARE(score.solutionShown(), Outcome::Shown);
+        QCOMPARE(score.answered(true), Outcome::Shown); // typing it after seeing it is not "right"
+        score.nextExercise();
+        QCOMPARE(score.text(), QStringLiteral("2 right, 1 after a retry, 1 shown"));
+        score.nextExercise(); // skipped without a try: not counted
+        QCOMPARE(score.text(), QStringLiteral("2 right, 1 after a retry, 1 shown"));
+        score.answered(false);
+        score.nextExercise(); // tried and left
+        QCOMPARE(score.text(), QStringLiteral("2 right, 1 after a retry, 1 shown, 1 not solved"));
+        QCOMPARE(score.right(), 2);
+        QCOMPARE(score.rightAfterRetry(), 1);
+        QCOMPARE(score.shown(), 1);
+        QCOMPARE(score.unsolved(), 1);
+        attn::PracticeScore onlyShown;
+        onlyShown.solutionShown();
+        QCOMPARE(onlyShown.text(), QStringLiteral("0 right, 1 shown"));
     }
 
     void generatedExercisesAreDeterministic()
@@ -153,6 +339,13 @@ private slots:
         QVERIFY(nearlyEqual(h.scores.toDouble(), scores));
         QVERIFY(nearlyEqual(h.weights.toDouble(), weights));
         QVERIFY(nearlyEqual(h.context, context));
+        // Practice on it asks for a source token, numbered from 0 among the source's.
+        const attn::Exercise e = attn::predictionExercise(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens,
+                                                          doc.result(), 1, 0);
+        QVERIFY2(e.question.startsWith(QStringLiteral("Cross-attention: which source token will the query “purr” "
+                                                      "(token 1 of the sentence)")), qPrintable(e.question));
+        QCOMPARE(e.choiceLabels, (QStringList{"les", "chats", "ronronnent"}));
+        QCOMPARE(int(e.answer), 1); // weights row 1 above: 0.329, 0.414, 0.256
         // The self-attention variant of the same session is n × n again.
         const SnapshotPtr self = Document::computeSnapshot(attn::withoutSource(doc.session()));
         QCOMPARE(self->result->heads[0].weights.cols(), Eigen::Index(2));

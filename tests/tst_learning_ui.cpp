@@ -13,6 +13,7 @@
 #include "walkthroughpanel.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -206,7 +207,9 @@ private slots:
         grab(&panel, QStringLiteral("cross-attention"));
     }
 
-    void practiceChecksTypedAnswers()
+    // A wrong answer gets "Not quite" and a hint right under the box, never the
+    // number; a right retry counts as such; Enter then moves on.
+    void practiceRetryCountsHonestly()
     {
         Document doc(attn::exampleSession());
         PracticeDialog dialog(&doc);
@@ -217,29 +220,267 @@ private slots:
         const attn::Exercise e = dialog.exercise();
         QCOMPARE(e.kind, attn::ExerciseKind::WeightedOutput);
         QCOMPARE(dialog.questionText(), e.question);
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: none yet"));
+        QCOMPARE(dialog.answerEdit()->placeholderText(), QStringLiteral("Your answer, for example 0.42"));
+        QVERIFY(!dialog.feedbackLabel()->isVisible());
+        QVERIFY(dialog.solutionText().isEmpty());
+        QVERIFY(dialog.answerEdit()->hasFocus());
+        grab(&dialog, QStringLiteral("practice-fresh"));
+
+        const QString answer = attn::formatNumber(e.answer);
         QTest::keyClicks(dialog.answerEdit(), QString::number(e.answer + 1.0));
-        QTest::mouseClick(dialog.checkButton(), Qt::LeftButton);
-        QVERIFY2(dialog.feedbackText().contains(e.working), qPrintable(dialog.feedbackText()));
-        QVERIFY(dialog.feedbackText().startsWith(QStringLiteral("✘")));
-        dialog.answerEdit()->clear();
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✘ Not quite.")), qPrintable(dialog.feedbackText()));
+        QVERIFY(dialog.feedbackText().contains(QStringLiteral("Multiply each value by its weight")));
+        QVERIFY(!dialog.feedbackText().contains(e.working));
+        QVERIFY(!dialog.feedbackText().contains(answer));
+        QVERIFY(dialog.solutionText().isEmpty()); // the solution waits behind its button
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: none yet"));
+        QVERIFY(dialog.checkButton()->isEnabled() && dialog.solutionButton()->isEnabled());
+        // The feedback is directly below the answer box, starting where it starts.
+        QCoreApplication::processEvents();
+        const QRect box(dialog.answerEdit()->mapTo(&dialog, QPoint(0, 0)), dialog.answerEdit()->size());
+        const QRect feedback(dialog.feedbackLabel()->mapTo(&dialog, QPoint(0, 0)), dialog.feedbackLabel()->size());
+        QVERIFY(dialog.feedbackLabel()->isVisible());
+        QCOMPARE(feedback.left(), box.left());
+        QVERIFY2(feedback.top() > box.bottom() && feedback.top() - box.bottom() <= 16,
+                 qPrintable(QStringLiteral("box bottom %1, feedback top %2").arg(box.bottom()).arg(feedback.top())));
+        QVERIFY(feedback.width() >= box.width());
+        grab(&dialog, QStringLiteral("practice-wrong"));
+
+        // A second wrong try says which try it is; the box text is selected so
+        // typing replaces it.
+        QTest::keyClicks(dialog.answerEdit(), QString::number(e.answer + 2.0));
+        QCOMPARE(dialog.answerEdit()->text(), QString::number(e.answer + 2.0));
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✘ Try 2: Not quite.")), qPrintable(dialog.feedbackText()));
+
         QTest::keyClicks(dialog.answerEdit(), QString::number(e.answer, 'f', 2).replace('.', ','));
         QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
-        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✔")), qPrintable(dialog.feedbackText()));
-        QCOMPARE(dialog.triedCount(), 1); // one attempt per exercise counts
-        QCOMPARE(dialog.rightCount(), 0);
-        grab(&dialog, QStringLiteral("practice-weighted"));
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct: ") + answer), qPrintable(dialog.feedbackText()));
+        QVERIFY(dialog.feedbackText().contains(e.working)); // the working comes with the right answer
+        QVERIFY(dialog.feedbackText().endsWith(QStringLiteral("(Counted as right after a retry.)")));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 0 right, 1 after a retry"));
+        QCOMPARE(dialog.score().rightAfterRetry(), 1);
+        QVERIFY(!dialog.checkButton()->isEnabled() && !dialog.solutionButton()->isEnabled());
+        QVERIFY(dialog.answerEdit()->isReadOnly());
+        QVERIFY(dialog.newButton()->isDefault());
+        grab(&dialog, QStringLiteral("practice-right-after-retry"));
 
+        // Enter now asks for the next exercise; the score stays.
+        QTest::keyClick(dialog.newButton(), Qt::Key_Return);
+        QVERIFY(dialog.questionText() != e.question);
+        QVERIFY(dialog.feedbackText().isEmpty());
+        QVERIFY(!dialog.answerEdit()->isReadOnly() && dialog.answerEdit()->text().isEmpty());
+        QVERIFY(dialog.checkButton()->isDefault());
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 0 right, 1 after a retry"));
+    }
+
+    void practiceShowSolutionAndScore()
+    {
+        Document doc;
+        PracticeDialog dialog(&doc);
+        dialog.setSeed(11);
+        dialog.setKind(PracticeDialog::WeightedSum);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto typeAndCheck = [&](const QString &text) {
+            dialog.answerEdit()->clear();
+            QTest::keyClicks(dialog.answerEdit(), text);
+            QTest::mouseClick(dialog.checkButton(), Qt::LeftButton);
+        };
+        // Two right at the first try.
+        for (int i = 0; i < 2; ++i) {
+            typeAndCheck(QString::number(dialog.exercise().answer));
+            QVERIFY(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct")));
+            QTest::mouseClick(dialog.newButton(), Qt::LeftButton);
+        }
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 2 right"));
+        // One right after a retry.
+        typeAndCheck(QString::number(dialog.exercise().answer + 0.5));
+        typeAndCheck(QString::number(dialog.exercise().answer));
+        QTest::mouseClick(dialog.newButton(), Qt::LeftButton);
+        // One wrong, then the solution shown: it counts as shown, below the feedback.
+        const attn::Exercise e = dialog.exercise();
+        typeAndCheck(QString::number(e.answer + 0.5));
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        QVERIFY(dialog.feedbackText().startsWith(QStringLiteral("✘ Not quite.")));
+        QCOMPARE(dialog.solutionText(), attn::solutionText(e));
+        QVERIFY(dialog.solutionText().startsWith(QStringLiteral("Solution: ") + attn::formatNumber(e.answer) + '.'));
+        QVERIFY(dialog.solutionText().contains(e.working));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 2 right, 1 after a retry, 1 shown"));
+        QVERIFY(!dialog.checkButton()->isEnabled());
+        QCoreApplication::processEvents();
+        const QLabel *solution = dialog.solutionLabel();
+        QVERIFY(solution->isVisible());
+        QVERIFY(solution->mapTo(&dialog, QPoint(0, 0)).y()
+                > dialog.feedbackLabel()->mapTo(&dialog, QPoint(0, 0)).y() + dialog.feedbackLabel()->height() - 1);
+        grab(&dialog, QStringLiteral("practice-solution-shown"));
+
+        // Straight to the solution, without a try: shown too, right under the box.
+        QTest::mouseClick(dialog.newButton(), Qt::LeftButton);
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 2 right, 1 after a retry, 2 shown"));
+        QVERIFY(!dialog.feedbackLabel()->isVisible());
+        QCoreApplication::processEvents();
+        const int gap = solution->mapTo(&dialog, QPoint(0, 0)).y()
+            - (dialog.answerEdit()->mapTo(&dialog, QPoint(0, 0)).y() + dialog.answerEdit()->height());
+        QVERIFY2(gap >= 0 && gap <= 16, qPrintable(QString::number(gap)));
+        // Tried, then left for a new exercise: not solved.
+        QTest::mouseClick(dialog.newButton(), Qt::LeftButton);
+        typeAndCheck(QString::number(dialog.exercise().answer + 0.5));
+        QTest::mouseClick(dialog.newButton(), Qt::LeftButton);
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 2 right, 1 after a retry, 2 shown, 1 not solved"));
+    }
+
+    // A count asks for a whole number, and its box refuses "3.5".
+    void practiceWholeNumbers()
+    {
+        Document doc;
+        PracticeDialog dialog(&doc);
+        dialog.setSeed(3);
+        dialog.setKind(PracticeDialog::Comparisons);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.exercise().wholeNumber);
+        QCOMPARE(dialog.answerEdit()->placeholderText(), QStringLiteral("Your answer: a whole number"));
+        QVERIFY(!dialog.answerEdit()->placeholderText().contains(QStringLiteral("3.5")));
+        const QValidator *validator = dialog.answerEdit()->validator();
+        QVERIFY(validator);
+        QString text = QStringLiteral("3.5");
+        int pos = 0;
+        QCOMPARE(validator->validate(text, pos), QValidator::Invalid);
+        text = QStringLiteral("35");
+        QCOMPARE(validator->validate(text, pos), QValidator::Acceptable);
+        QTest::keyClicks(dialog.answerEdit(), QStringLiteral("3.5"));
+        QCOMPARE(dialog.answerEdit()->text(), QStringLiteral("35")); // the dot never got in
+        dialog.answerEdit()->clear();
+        QTest::keyClicks(dialog.answerEdit(), QString::number(qint64(dialog.exercise().answer)));
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct")), qPrintable(dialog.feedbackText()));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 1 right"));
+        grab(&dialog, QStringLiteral("practice-count"));
+        // A decimal question takes decimals again.
+        dialog.setKind(PracticeDialog::WeightedSum);
+        text = QStringLiteral("3,5");
+        QCOMPARE(dialog.answerEdit()->validator()->validate(text, pos), QValidator::Acceptable);
+        text = QStringLiteral("seven");
+        QCOMPARE(dialog.answerEdit()->validator()->validate(text, pos), QValidator::Invalid);
+    }
+
+    // Picking a token: choices numbered from 0 with the labels of every view.
+    void practicePredictsOnTheSentence()
+    {
+        Document doc;
+        doc.setSentence(QStringLiteral("the cat saw the dog"));
+        PracticeDialog dialog(&doc);
+        dialog.setSeed(1);
         dialog.setKind(PracticeDialog::PredictSentence);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const attn::Exercise e = dialog.exercise();
+        QVERIFY(e.query >= 0 && e.query < 5);
         Eigen::Index best = 0;
-        doc.result().heads[0].weights.row(1).maxCoeff(&best);
-        QCOMPARE(int(dialog.exercise().answer), int(best));
-        dialog.choiceGroup()->button(int(best))->click(); // freshly added: not laid out for a mouse click yet
+        doc.result().heads[0].weights.row(e.query).maxCoeff(&best);
+        QCOMPARE(int(e.answer), int(best));
+        const QList<QAbstractButton *> buttons = dialog.choiceGroup()->buttons();
+        QCOMPARE(buttons.size(), 5);
+        QCOMPARE(buttons[0]->text(), QStringLiteral("&0  the₀"));
+        QCOMPARE(buttons[3]->text(), QStringLiteral("&3  the₃"));
+        QCOMPARE(buttons[4]->text(), QStringLiteral("&4  dog"));
+        QCOMPARE(buttons[3]->toolTip(), QStringLiteral("Token 3: “the₃”"));
+        QVERIFY(!dialog.answerEdit()->isVisible());
+        QVERIFY(dialog.questionText().contains(QStringLiteral("(token %1)").arg(e.query)));
+
+        QTest::mouseClick(dialog.checkButton(), Qt::LeftButton); // nothing picked yet
+        QCOMPARE(dialog.feedbackText(), QStringLiteral("Pick one of the 5 tokens."));
+        const int wrong = (int(best) + 1) % 5;
+        dialog.choiceGroup()->button(wrong)->click(); // freshly added: not laid out for a mouse click yet
         QTest::mouseClick(dialog.checkButton(), Qt::LeftButton);
-        QVERIFY(dialog.feedbackText().startsWith(QStringLiteral("✔")));
-        QCOMPARE(dialog.rightCount(), 1);
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✘ Not quite: “%1”").arg(e.choiceLabels[wrong])),
+                 qPrintable(dialog.feedbackText()));
+        QVERIFY(!dialog.feedbackText().contains(QStringLiteral("“%1”").arg(e.choiceLabels[int(best)])));
+        QCoreApplication::processEvents();
+        const QRect row(dialog.checkButton()->mapTo(&dialog, QPoint(0, 0)), dialog.checkButton()->size());
+        const QRect feedback(dialog.feedbackLabel()->mapTo(&dialog, QPoint(0, 0)), dialog.feedbackLabel()->size());
+        QCOMPARE(feedback.left(), row.left());
+        QVERIFY(feedback.top() > row.bottom() && feedback.top() - row.bottom() <= 16);
+        grab(&dialog, QStringLiteral("practice-predict-wrong"));
+        // Alt+digit picks by position (shortcuts need the active window).
+        dialog.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTest::keyClick(&dialog, Qt::Key(Qt::Key_0 + int(best)), Qt::AltModifier);
+        QTRY_COMPARE(dialog.choiceGroup()->checkedId(), int(best)); // a mnemonic animates its click
+        QTest::mouseClick(dialog.checkButton(), Qt::LeftButton);
+        QVERIFY(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct!")));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 0 right, 1 after a retry"));
         grab(&dialog, QStringLiteral("practice-predict"));
+        // The next one asks about another query.
+        dialog.newExercise();
+        QVERIFY(dialog.exercise().query != e.query);
         dialog.setKind(PracticeDialog::PredictGenerated);
         grab(&dialog, QStringLiteral("practice-generated"));
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        QVERIFY(dialog.solutionText().startsWith(QStringLiteral("Solution: “%1” (token %2). Scores: ")
+                                                     .arg(dialog.exercise().choiceLabels[int(dialog.exercise().answer)])
+                                                     .arg(int(dialog.exercise().answer))));
+        grab(&dialog, QStringLiteral("practice-generated-solution"));
+    }
+
+    // A long sentence: the choices scroll instead of pushing the buttons and
+    // the feedback off the screen.
+    void practiceLongSentence()
+    {
+        Document doc;
+        QStringList words;
+        for (int i = 0; i < 120; ++i)
+            words << QStringLiteral("w%1").arg(i % 40);
+        doc.setSentence(words.join(' '));
+        QCOMPARE(doc.tokenCount(), 120);
+        PracticeDialog dialog(&doc);
+        dialog.setKind(PracticeDialog::PredictSentence);
+        dialog.resize(600, 420);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QCOMPARE(dialog.choiceGroup()->buttons().size(), 120);
+        QCOMPARE(dialog.choiceGroup()->button(41)->text(), QStringLiteral("41  w1₄₁")); // no mnemonic past 9
+        QVERIFY(dialog.sizeHint().height() < 500);
+        QCoreApplication::processEvents();
+        const int buttonsBottom = dialog.checkButton()->mapTo(&dialog, QPoint(0, 0)).y() + dialog.checkButton()->height();
+        QVERIFY2(buttonsBottom < dialog.height() / 2 + 60, qPrintable(QString::number(buttonsBottom)));
+        // The solution lists the five largest weights, not 120 numbers.
+        QTest::mouseClick(dialog.solutionButton(), Qt::LeftButton);
+        const attn::Exercise &e = dialog.exercise();
+        std::vector<double> sorted = e.choiceWeights;
+        std::sort(sorted.rbegin(), sorted.rend());
+        QVERIFY2(dialog.solutionText().contains(QStringLiteral("The weights: the largest “%1” %2, ")
+                                                    .arg(e.choiceLabels[int(e.answer)], attn::formatNumber(sorted[0], 4))),
+                 qPrintable(dialog.solutionText()));
+        QVERIFY(dialog.solutionText().endsWith(QStringLiteral(", … (115 more).")));
+        QVERIFY(dialog.solutionText().contains(attn::formatNumber(sorted[4], 4)));
+        grab(&dialog, QStringLiteral("practice-long-sentence"));
+    }
+
+    // Controls whose meaning is not in their text explain themselves.
+    void practiceTooltips()
+    {
+        Document doc;
+        PracticeDialog dialog(&doc);
+        dialog.setKind(PracticeDialog::WeightedSum);
+        const QList<QWidget *> explained{dialog.findChild<QComboBox *>(), dialog.newButton(), dialog.checkButton(),
+                                         dialog.solutionButton(), dialog.answerEdit()};
+        for (QWidget *w : explained) {
+            QVERIFY(w);
+            QVERIFY2(!w->toolTip().isEmpty(), w->metaObject()->className());
+        }
+        QVERIFY(dialog.solutionButton()->toolTip().contains(QStringLiteral("shown")));
+        QVERIFY(dialog.answerEdit()->toolTip().contains(QStringLiteral("Within 0.01")));
+        const QList<QLabel *> labels = dialog.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](QLabel *l) {
+            return l->text() == dialog.scoreText() && l->toolTip().contains(QStringLiteral("After a retry"));
+        }));
+        dialog.setKind(PracticeDialog::Comparisons);
+        QVERIFY(dialog.answerEdit()->toolTip().contains(QStringLiteral("whole number")));
     }
 };
 

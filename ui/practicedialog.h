@@ -1,6 +1,7 @@
 #pragma once
 // Practice: exercises with fresh numbers (core/exercises), answered by typing
-// a number or picking a token, and checked by the app with the working shown.
+// a number or picking a token. A wrong answer gets a hint and another try; the
+// worked solution waits behind "Show solution"; the score counts honestly.
 
 #include "exercises.h"
 
@@ -10,10 +11,11 @@
 class Document;
 class QButtonGroup;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QVBoxLayout;
+class QScrollArea;
 
 class PracticeDialog : public QDialog
 {
@@ -29,37 +31,49 @@ public:
     void setHead(int head) { m_head = std::max(head, 0); }
 
     const attn::Exercise &exercise() const { return m_exercise; }
+    const attn::PracticeScore &score() const { return m_score; }
     QLineEdit *answerEdit() const { return m_answer; }
     QPushButton *checkButton() const { return m_check; }
+    QPushButton *solutionButton() const { return m_solution; }
+    QPushButton *newButton() const { return m_new; }
     QButtonGroup *choiceGroup() const { return m_choices; }
+    QLabel *feedbackLabel() const { return m_feedback; }
+    QLabel *solutionLabel() const { return m_solutionText; }
     QString questionText() const;
-    QString feedbackText() const;
-    int rightCount() const { return m_right; }
-    int triedCount() const { return m_tried; }
+    QString feedbackText() const; // plain text, as the learner reads it
+    QString solutionText() const; // empty while the solution is hidden
+    QString scoreText() const;
 
 public slots:
     void newExercise();
     void check();
-    void reveal();
+    void showSolution();
 
 private:
     void showExercise();
+    void fillChoices();
+    void setInputHint();
+    void settle();
+    void updateScore();
+    void setFeedback(const QString &plain, const QString &rich = QString());
 
     Document *m_document;
     std::uint64_t m_seed;
     int m_head = 0;
-    int m_right = 0;
-    int m_tried = 0;
-    bool m_answered = false;
+    attn::PracticeScore m_score;
     attn::Exercise m_exercise;
     QComboBox *m_kind = nullptr;
+    QPushButton *m_new = nullptr;
     QLabel *m_question = nullptr;
-    QLineEdit *m_answer = nullptr;
+    QScrollArea *m_choiceArea = nullptr;
     QWidget *m_choiceBox = nullptr;
-    QVBoxLayout *m_choiceLayout = nullptr;
+    QGridLayout *m_choiceLayout = nullptr;
     QButtonGroup *m_choices = nullptr;
+    QLineEdit *m_answer = nullptr;
     QPushButton *m_check = nullptr;
-    QPushButton *m_reveal = nullptr;
+    QPushButton *m_solution = nullptr;
     QLabel *m_feedback = nullptr;
-    QLabel *m_score = nullptr;
+    QLabel *m_solutionText = nullptr;
+    QLabel *m_scoreLabel = nullptr;
+    QString m_feedbackPlain, m_solutionPlain; // the labels hold rich text
 };
