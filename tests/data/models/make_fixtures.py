@@ -314,7 +314,7 @@ def torch_check(gp, bp):
 
 
 def nested(a):
-    return np.round(np.asarray(a, dtype=np.float64), 12).tolist()
+    return np.asarray(a, dtype=np.float64).tolist()  # repr: every bit, so weights compare exactly
 
 
 def layers_json(ref):
