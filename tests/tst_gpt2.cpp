@@ -237,7 +237,7 @@ private slots:
         });
         const ModelTrace trace = forward(wrong, m_ids);
         const RowMatrix<double> last = matrix(m_expected.value(QLatin1String("hidden")).toArray().last());
-        QVERIFY2(fixtures::largestDifference(trace.hidden.back(), last) > 50 * kTol,
+        QVERIFY2(fixtures::largestDifference(trace.hidden.back(), last) > 10 * kTol,
                  qPrintable(QString::number(fixtures::largestDifference(trace.hidden.back(), last))));
     }
 
