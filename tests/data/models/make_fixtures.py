@@ -265,22 +265,21 @@ def torch_check(gp, bp):
     d, nh, eps = cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     n = len(GPT2_IDS)
 
-    def heads_attention(q, k, v, causal):
-        q, k, v = (t.view(n, nh_, -1).transpose(0, 1) for t in (q, k, v))
+    def heads_attention(q, k, v, heads, causal):
+        q, k, v = (t.view(n, heads, -1).transpose(0, 1) for t in (q, k, v))
         s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
         if causal:
             s = s.masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(), float("-inf"))
         w = torch.softmax(s, dim=-1)
         return w, (w @ v).transpose(0, 1).reshape(n, -1)
 
-    nh_ = nh
     h = T["wte.weight"][ids] + T["wpe.weight"][:n]
     gw = []
     for i in range(cfg["n_layer"]):
         pre = f"h.{i}."
         a = F.layer_norm(h, (d,), T[pre + "ln_1.weight"], T[pre + "ln_1.bias"], eps)
         q, k, v = torch.addmm(T[pre + "attn.c_attn.bias"], a, T[pre + "attn.c_attn.weight"]).split(d, dim=1)
-        w, z = heads_attention(q, k, v, True)
+        w, z = heads_attention(q, k, v, nh, True)
         gw.append(w)
         h = h + torch.addmm(T[pre + "attn.c_proj.bias"], z, T[pre + "attn.c_proj.weight"])
         m = F.layer_norm(h, (d,), T[pre + "ln_2.weight"], T[pre + "ln_2.bias"], eps)
@@ -291,16 +290,19 @@ def torch_check(gp, bp):
 
     T = {k: torch.tensor(v, dtype=torch.float64) for k, v in bp.items()}
     cfg, ids = BERT_CONFIG, torch.tensor(BERT_IDS)
-    d, nh_, eps = cfg["hidden_size"], cfg["num_attention_heads"], cfg["layer_norm_eps"]
+    d, nh, eps = cfg["hidden_size"], cfg["num_attention_heads"], cfg["layer_norm_eps"]
     e = "embeddings."
     h = T[e + "word_embeddings.weight"][ids] + T[e + "token_type_embeddings.weight"][0] + T[e + "position_embeddings.weight"][:n]
     h = F.layer_norm(h, (d,), T[e + "LayerNorm.weight"], T[e + "LayerNorm.bias"], eps)
-    lin = lambda x, name: F.linear(x, T[name + ".weight"], T[name + ".bias"])
+
+    def lin(x, name):  # F.linear: x @ W.T + b, W [out, in]
+        return F.linear(x, T[name + ".weight"], T[name + ".bias"])
+
     bw = []
     for i in range(cfg["num_hidden_layers"]):
         pre = f"encoder.layer.{i}."
         q, k, v = (lin(h, pre + "attention.self." + t) for t in ("query", "key", "value"))
-        w, z = heads_attention(q, k, v, False)
+        w, z = heads_attention(q, k, v, nh, False)
         bw.append(w)
         h = F.layer_norm(h + lin(z, pre + "attention.output.dense"), (d,), T[pre + "attention.output.LayerNorm.weight"],
                          T[pre + "attention.output.LayerNorm.bias"], eps)
