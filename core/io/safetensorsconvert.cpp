@@ -1,0 +1,131 @@
+// SafetensorsFile: converting tensor data to float.
+
+#include "io/safetensorsfile.h"
+
+#include <QtEndian>
+#include <cmath>
+#include <cstring>
+
+static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "safetensors data is little-endian; add byte swapping for this host");
+
+namespace attn {
+namespace {
+
+float halfToFloat(quint16 bits) { return float(Eigen::numext::bit_cast<Eigen::half>(bits)); }
+
+float bfloat16ToFloat(quint16 bits)
+{
+    const quint32 wide = quint32(bits) << 16;
+    float f;
+    std::memcpy(&f, &wide, sizeof f);
+    return f;
+}
+
+// "[1, 5]": the row-major index of element `flat` in `shape`.
+QString indexText(const std::vector<qint64> &shape, qint64 flat)
+{
+    std::vector<qint64> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        index[d] = flat % shape[d];
+        flat /= shape[d];
+    }
+    return shapeText(index);
+}
+
+} // namespace
+
+bool SafetensorsFile::toFloat(const TensorInfo &info, float *dst, QString *error) const
+{
+    const QString tensor = QStringLiteral("tensor %1").arg(quotedForMessage(info.name));
+    const qint64 dataSize = m_size - 8 - m_headerLength;
+    const int size = dtypeSize(info.dtype);
+    // Guards against a TensorInfo that is not this file's own.
+    if (info.begin < 0 || info.end > dataSize || info.elements < 0 || info.end - info.begin != info.elements * size) {
+        *error = fail(QStringLiteral("%1 does not describe data of this file").arg(tensor));
+        return false;
+    }
+    if (!isFloatingDtype(info.dtype)) {
+        *error = fail(QStringLiteral("%1: dtype %2 cannot be read as floating-point numbers").arg(tensor, dtypeName(info.dtype)));
+        return false;
+    }
+    const uchar *src = m_base + 8 + m_headerLength + info.begin;
+    const qint64 n = info.elements;
+    switch (info.dtype) {
+    case Dtype::F32:
+        std::memcpy(dst, src, std::size_t(n) * sizeof(float)); // unaligned-safe
+        break;
+    case Dtype::F64:
+        for (qint64 i = 0; i < n; ++i) {
+            double d;
+            std::memcpy(&d, src + 8 * i, sizeof d);
+            // A finite double beyond the float range must not pass as infinity.
+            dst[i] = std::isfinite(d) && std::abs(d) > double(std::numeric_limits<float>::max())
+                         ? std::numeric_limits<float>::infinity() : float(d);
+        }
+        break;
+    case Dtype::F16:
+        for (qint64 i = 0; i < n; ++i)
+            dst[i] = halfToFloat(qFromLittleEndian<quint16>(src + 2 * i));
+        break;
+    case Dtype::BF16:
+        for (qint64 i = 0; i < n; ++i)
+            dst[i] = bfloat16ToFloat(qFromLittleEndian<quint16>(src + 2 * i));
+        break;
+    default:
+        break;
+    }
+    for (qint64 i = 0; i < n; ++i) {
+        if (!std::isfinite(dst[i])) {
+            const QString what = std::isnan(dst[i]) ? QStringLiteral("NaN")
+                                 : info.dtype == Dtype::F64 ? QStringLiteral("beyond the float range")
+                                                            : QStringLiteral("infinite");
+            *error = fail(QStringLiteral("%1: element %2 %3 is %4 (weights must be finite)")
+                              .arg(tensor).arg(i).arg(indexText(info.shape, i), what));
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<RowMatrixXf> SafetensorsFile::matrix(const QString &name, Eigen::Index rows, Eigen::Index cols,
+                                                   QString *error) const
+{
+    const TensorInfo *info = find(name);
+    if (!info) {
+        *error = fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)));
+        return std::nullopt;
+    }
+    const bool shapeOk = info->rank() == 2 && (rows < 0 || info->shape[0] == rows) && (cols < 0 || info->shape[1] == cols);
+    if (!shapeOk) {
+        const QString want = QStringLiteral("[%1, %2]").arg(rows < 0 ? QStringLiteral("any") : QString::number(rows),
+                                                            cols < 0 ? QStringLiteral("any") : QString::number(cols));
+        *error = fail(QStringLiteral("tensor %1: shape %2, expected %3")
+                          .arg(quotedForMessage(name), shapeText(info->shape), want));
+        return std::nullopt;
+    }
+    RowMatrixXf out(info->shape[0], info->shape[1]);
+    if (!toFloat(*info, out.data(), error))
+        return std::nullopt;
+    return out;
+}
+
+std::optional<Eigen::VectorXf> SafetensorsFile::vector(const QString &name, Eigen::Index size, QString *error) const
+{
+    const TensorInfo *info = find(name);
+    if (!info) {
+        *error = fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)));
+        return std::nullopt;
+    }
+    if (info->rank() != 1 || (size >= 0 && info->shape[0] != size)) {
+        *error = fail(QStringLiteral("tensor %1: shape %2, expected [%3]")
+                          .arg(quotedForMessage(name), shapeText(info->shape),
+                               size < 0 ? QStringLiteral("any") : QString::number(size)));
+        return std::nullopt;
+    }
+    Eigen::VectorXf out(info->shape[0]);
+    if (!toFloat(*info, out.data(), error))
+        return std::nullopt;
+    return out;
+}
+
+} // namespace attn

@@ -1,0 +1,86 @@
+#pragma once
+// One forward pass of a GPT-2 or BERT model over token ids, keeping what the views show.
+
+#include "model/modelparameters.h"
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+namespace attn {
+
+// What a model refuses to compute (bad token ids, too many tokens), with a message for the user.
+class ModelInputError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One head of one layer, both numbered from 0.
+struct LayerHead
+{
+    int layer = 0;
+    int head = 0;
+
+    bool operator<(const LayerHead &o) const { return layer != o.layer ? layer < o.layer : head < o.head; }
+    bool operator==(const LayerHead &o) const { return layer == o.layer && head == o.head; }
+};
+
+struct ForwardOptions
+{
+    // Heads switched off: their context is zero before the layer's output
+    // projection, so every later number changes and no earlier one does.
+    std::set<LayerHead> ablatedHeads;
+    // Raw scores q.k of every head (as much memory again as the weights).
+    bool keepScores = true;
+    // BERT: positions holding this id get masked-token predictions (when the
+    // checkpoint has the MLM head). -1: none.
+    int maskTokenId = -1;
+};
+
+// One layer's attention as the views need it. Q, K, V and the context hold
+// all heads side by side; head h is columns [h*head_dim, (h+1)*head_dim).
+struct LayerTrace
+{
+    RowMatrix<float> queries, keys, values; // n x d_model, biases included
+    std::vector<RowMatrix<float>> weights;  // per head n x n
+    std::vector<RowMatrix<float>> scores;   // per head n x n raw q.k, empty unless kept
+    RowMatrix<float> context;               // n x d_model, what enters the output projection (ablated heads zero)
+
+    int headDim() const { return weights.empty() ? 0 : int(queries.cols()) / int(weights.size()); }
+    auto query(int head) const { return queries.middleCols(head * headDim(), headDim()); }
+    auto key(int head) const { return keys.middleCols(head * headDim(), headDim()); }
+    auto value(int head) const { return values.middleCols(head * headDim(), headDim()); }
+    auto headContext(int head) const { return context.middleCols(head * headDim(), headDim()); }
+};
+
+struct TokenPrediction
+{
+    int position = 0;               // the position predicted from (GPT-2: the last; BERT: a [MASK])
+    RowVector<float> probabilities; // over the vocabulary, sums to 1
+};
+
+struct ModelTrace
+{
+    // hidden[0]: the embeddings (BERT: after their LayerNorm); hidden[l + 1]:
+    // the output of layer l. GPT-2's ln_f is not applied to any of them.
+    std::vector<RowMatrix<float>> hidden;
+    std::vector<LayerTrace> layers;
+    // GPT-2: the next token after the last position (the logits of that row only).
+    std::optional<TokenPrediction> nextToken;
+    // BERT with the MLM head: one per position holding ForwardOptions::maskTokenId.
+    std::vector<TokenPrediction> maskPredictions;
+};
+
+// The whole model over `tokenIds`. Throws ModelInputError for an empty input,
+// an id outside the vocabulary, more tokens than the model has positions, or
+// an ablated head that does not exist.
+ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenIds, const ForwardOptions &options = {});
+
+// The bytes a trace over n tokens holds (what to check before running one).
+double traceBytes(const ModelConfig &config, int tokens, bool keepScores);
+
+// The k most probable entries, most probable first (ties: the lower id first).
+std::vector<std::pair<int, float>> topPredictions(const RowVector<float> &probabilities, int k);
+
+} // namespace attn

@@ -1,0 +1,221 @@
+#include "model/modelloader.h"
+
+#include "io/safetensorsfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace attn {
+namespace {
+
+struct LoadError
+{
+    QString message;
+};
+
+// Reads tensors under one naming scheme, refusing the first one that is
+// missing or has the wrong shape or type (the reader's own message).
+class TensorReader
+{
+public:
+    TensorReader(const SafetensorsFile &file, QString prefix) : m_file(file), m_prefix(std::move(prefix)) {}
+
+    bool has(const QString &name) const { return m_file.find(m_prefix + name) != nullptr; }
+
+    RowMatrix<float> matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
+    {
+        QString error;
+        std::optional<RowMatrixXf> m = m_file.matrix(m_prefix + name, rows, cols, &error);
+        if (!m)
+            throw LoadError{error};
+        return std::move(*m);
+    }
+
+    RowVector<float> vector(const QString &name, Eigen::Index size) const
+    {
+        QString error;
+        std::optional<Eigen::VectorXf> v = m_file.vector(m_prefix + name, size, &error);
+        if (!v)
+            throw LoadError{error};
+        return v->transpose();
+    }
+
+    // GPT-2's Conv1D: [in, out] as stored, y = x W + b.
+    DenseParameters conv1d(const QString &name, int in, int out) const
+    {
+        return DenseParameters{matrix(name + QLatin1String(".weight"), in, out),
+                               vector(name + QLatin1String(".bias"), out)};
+    }
+
+    // nn.Linear: [out, in] in the file, transposed once here to [in, out].
+    DenseParameters linear(const QString &name, int in, int out) const
+    {
+        return DenseParameters{matrix(name + QLatin1String(".weight"), out, in).transpose(),
+                               vector(name + QLatin1String(".bias"), out)};
+    }
+
+    // weight/bias, or gamma/beta in checkpoints converted from TensorFlow long ago.
+    LayerNormParameters layerNorm(const QString &name, int d) const
+    {
+        const bool old = !has(name + QLatin1String(".weight")) && has(name + QLatin1String(".gamma"));
+        return LayerNormParameters{vector(name + (old ? QLatin1String(".gamma") : QLatin1String(".weight")), d),
+                                   vector(name + (old ? QLatin1String(".beta") : QLatin1String(".bias")), d)};
+    }
+
+private:
+    const SafetensorsFile &m_file;
+    QString m_prefix;
+};
+
+// The prefix the file uses: the one under which `probe` exists.
+QString prefixOf(const SafetensorsFile &file, const QString &prefix, const QString &probe)
+{
+    if (file.find(probe))
+        return QString();
+    if (file.find(prefix + probe))
+        return prefix;
+    throw LoadError{QStringLiteral("%1: no tensor \"%2\" (nor \"%3%2\"): not a checkpoint of this family")
+                        .arg(file.name(), probe, prefix)};
+}
+
+void loadGpt2(const SafetensorsFile &file, ModelParameters &p)
+{
+    const ModelConfig &c = p.config;
+    const int d = c.dModel;
+    const TensorReader t(file, prefixOf(file, QStringLiteral("transformer."), QStringLiteral("wte.weight")));
+    p.tokenEmbedding = t.matrix(QStringLiteral("wte.weight"), c.vocab, d);
+    p.positionEmbedding = t.matrix(QStringLiteral("wpe.weight"), c.positions, d);
+    for (int i = 0; i < c.layers; ++i) {
+        const QString pre = QStringLiteral("h.%1.").arg(i);
+        BlockParameters b;
+        b.norm1 = t.layerNorm(pre + QLatin1String("ln_1"), d);
+        // c_attn's output columns are q | k | v (split(n_embd, dim=2)).
+        const DenseParameters qkv = t.conv1d(pre + QLatin1String("attn.c_attn"), d, 3 * d);
+        b.query = DenseParameters{qkv.weight.leftCols(d), qkv.bias.head(d)};
+        b.key = DenseParameters{qkv.weight.middleCols(d, d), qkv.bias.segment(d, d)};
+        b.value = DenseParameters{qkv.weight.rightCols(d), qkv.bias.tail(d)};
+        b.attentionOutput = t.conv1d(pre + QLatin1String("attn.c_proj"), d, d);
+        b.norm2 = t.layerNorm(pre + QLatin1String("ln_2"), d);
+        b.mlpIn = t.conv1d(pre + QLatin1String("mlp.c_fc"), d, c.dFF);
+        b.mlpOut = t.conv1d(pre + QLatin1String("mlp.c_proj"), c.dFF, d);
+        p.blocks.push_back(std::move(b));
+    }
+    p.finalNorm = t.layerNorm(QStringLiteral("ln_f"), d);
+    // Tied (the default): Hugging Face points lm_head at wte whatever the file holds.
+    if (!c.tiedUnembedding)
+        p.untiedUnembedding = TensorReader(file, QString()).matrix(QStringLiteral("lm_head.weight"), c.vocab, d);
+}
+
+void loadBert(const SafetensorsFile &file, ModelParameters &p)
+{
+    const ModelConfig &c = p.config;
+    const int d = c.dModel;
+    const TensorReader t(file, prefixOf(file, QStringLiteral("bert."),
+                                        QStringLiteral("embeddings.word_embeddings.weight")));
+    p.tokenEmbedding = t.matrix(QStringLiteral("embeddings.word_embeddings.weight"), c.vocab, d);
+    p.positionEmbedding = t.matrix(QStringLiteral("embeddings.position_embeddings.weight"), c.positions, d);
+    p.tokenTypeEmbedding = t.matrix(QStringLiteral("embeddings.token_type_embeddings.weight"), c.tokenTypes, d);
+    p.embeddingNorm = t.layerNorm(QStringLiteral("embeddings.LayerNorm"), d);
+    for (int i = 0; i < c.layers; ++i) {
+        const QString pre = QStringLiteral("encoder.layer.%1.").arg(i);
+        BlockParameters b;
+        b.query = t.linear(pre + QLatin1String("attention.self.query"), d, d);
+        b.key = t.linear(pre + QLatin1String("attention.self.key"), d, d);
+        b.value = t.linear(pre + QLatin1String("attention.self.value"), d, d);
+        b.attentionOutput = t.linear(pre + QLatin1String("attention.output.dense"), d, d);
+        b.norm1 = t.layerNorm(pre + QLatin1String("attention.output.LayerNorm"), d);
+        b.mlpIn = t.linear(pre + QLatin1String("intermediate.dense"), d, c.dFF);
+        b.mlpOut = t.linear(pre + QLatin1String("output.dense"), c.dFF, d);
+        b.norm2 = t.layerNorm(pre + QLatin1String("output.LayerNorm"), d);
+        p.blocks.push_back(std::move(b));
+    }
+    // The MLM head (BertForMaskedLM, BertForPreTraining) is never prefixed;
+    // its decoder.weight, when present, is the word embeddings again.
+    const TensorReader head(file, QStringLiteral("cls.predictions."));
+    if (head.has(QStringLiteral("transform.dense.weight"))) {
+        MlmHeadParameters m;
+        m.transform = head.linear(QStringLiteral("transform.dense"), d, d);
+        m.norm = head.layerNorm(QStringLiteral("transform.LayerNorm"), d);
+        m.decoderBias = head.vector(QStringLiteral("bias"), c.vocab);
+        p.mlm = std::move(m);
+    }
+}
+
+QByteArray readConfig(const QString &path, QString *error)
+{
+    const QString name = QFileInfo(path).fileName();
+    QFile file(path);
+    if (!QFileInfo(path).isFile()) {
+        *error = QStringLiteral("%1: not found in %2").arg(name, QDir::toNativeSeparators(QFileInfo(path).path()));
+        return {};
+    }
+    if (file.size() > kMaxConfigBytes) {
+        *error = QStringLiteral("%1: %2 bytes, more than a model configuration holds (%3)")
+                     .arg(name).arg(file.size()).arg(kMaxConfigBytes);
+        return {};
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot be read (%2)").arg(name, file.errorString());
+        return {};
+    }
+    QByteArray bytes = file.readAll();
+    if (bytes.isEmpty())
+        *error = QStringLiteral("%1: empty").arg(name);
+    return bytes;
+}
+
+} // namespace
+
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error)
+{
+    ModelParameters p;
+    p.config = config;
+    try {
+        if (config.family == ModelFamily::Gpt2)
+            loadGpt2(file, p);
+        else
+            loadBert(file, p);
+    } catch (const LoadError &e) {
+        if (error)
+            *error = e.message;
+        return std::nullopt;
+    } catch (const std::bad_alloc &) {
+        if (error)
+            *error = QStringLiteral("%1: not enough memory for the weights").arg(file.name());
+        return std::nullopt;
+    }
+    return p;
+}
+
+SharedModelParameters loadModel(const QString &folder, QString *error)
+{
+    QString dummy;
+    QString &err = error ? *error : dummy;
+    const QDir dir(folder);
+    const QByteArray json = readConfig(dir.filePath(QStringLiteral("config.json")), &err);
+    if (json.isEmpty())
+        return nullptr;
+    const std::optional<ModelConfig> config = parseModelConfig(json, QStringLiteral("config.json"), &err);
+    if (!config)
+        return nullptr;
+    const QString weights = dir.filePath(QStringLiteral("model.safetensors"));
+    if (!QFileInfo(weights).isFile()) {
+        QString why;
+        if (dir.exists(QStringLiteral("model.safetensors.index.json")))
+            why = QStringLiteral(" (sharded checkpoints are not supported)");
+        else if (dir.exists(QStringLiteral("pytorch_model.bin")))
+            why = QStringLiteral(" (only pytorch_model.bin, which this program cannot read)");
+        err = QStringLiteral("model.safetensors: not found in %1%2").arg(QDir::toNativeSeparators(folder), why);
+        return nullptr;
+    }
+    std::optional<SafetensorsFile> file = SafetensorsFile::open(weights, &err);
+    if (!file)
+        return nullptr;
+    std::optional<ModelParameters> parameters = loadParameters(*config, *file, &err);
+    if (!parameters)
+        return nullptr;
+    return std::make_shared<const ModelParameters>(std::move(*parameters));
+}
+
+} // namespace attn

@@ -1,0 +1,29 @@
+#pragma once
+// A model folder (config.json + model.safetensors, Hugging Face layout) read into ModelParameters.
+
+#include "model/modelparameters.h"
+
+#include <QString>
+#include <optional>
+
+namespace attn {
+
+class SafetensorsFile;
+
+// config.json larger than this is refused before it is read (real ones are about 1 KB).
+constexpr qint64 kMaxConfigBytes = 1024 * 1024;
+
+// Reads DIR/config.json and DIR/model.safetensors. On failure returns null and
+// sets `error` to one line naming the file and what is wrong in it, e.g.
+//   model.safetensors: no tensor "h.1.ln_2.weight"
+// Nothing is allocated for a tensor before its shape has been checked
+// against the config and its bytes against the file.
+SharedModelParameters loadModel(const QString &folder, QString *error);
+
+// The weights of an already parsed config from an open file. Names may carry
+// the family's prefix ("transformer.", "bert.") or not; tensors the model does
+// not use (h.N.attn.bias, pooler.*, lm_head.weight when tied, ...) are ignored;
+// old BERT checkpoints' LayerNorm gamma/beta are read as weight/bias.
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error);
+
+} // namespace attn
