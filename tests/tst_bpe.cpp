@@ -289,6 +289,8 @@ private slots:
                                              << "merges.txt: line 3: \"xy\" is not in vocab.json";
         QTest::newRow("merged pair not in vocab") << tinyVocab() << QByteArray("#version: 0.2\na c\n")
                                                   << "merges.txt: line 2: \"ac\" (the merged pair) is not in vocab.json";
+        QTest::newRow("too many merges") << tinyVocab() << QByteArray("#version: 0.2\n") + QByteArray("a b\n").repeated(1024 * 1024)
+                                         << "merges.txt: more than 1048576 lines";
         QTest::newRow("not UTF-8") << tinyVocab() << QByteArray("#version: 0.2\na b\n\xFF b\n")
                                    << "merges.txt: line 3: not valid UTF-8";
     }

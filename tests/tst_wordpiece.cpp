@@ -213,6 +213,8 @@ private slots:
         QTest::newRow("no [UNK]") << QByteArray("[CLS]\n[SEP]\n") << QByteArray() << "vocab.txt: no \"[UNK]\" token";
         QTest::newRow("no [SEP]") << QByteArray("[UNK]\n[CLS]\n") << QByteArray() << "vocab.txt: no \"[SEP]\" token";
         QTest::newRow("not UTF-8") << QByteArray("[UNK]\n[CLS]\n\xC3(\n") << QByteArray() << "vocab.txt: line 3: not valid UTF-8";
+        QTest::newRow("too many lines") << QByteArray(1024 * 1024 + 1, '\n') << QByteArray()
+                                        << "vocab.txt: more than 1048576 lines";
         QTest::newRow("config empty") << ok << QByteArray("") << "tokenizer_config.json: empty";
         QTest::newRow("config not JSON") << ok << QByteArray("{\"do_lower_case\": tru}")
                                          << "tokenizer_config.json: not valid JSON at byte 19: illegal value";

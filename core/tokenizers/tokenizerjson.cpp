@@ -109,6 +109,10 @@ TokenizerPtr readBpe(const Context &c, const QJsonObject &root, const QJsonObjec
         return nullptr;
     }
     const QJsonArray list = mergesValue.toArray();
+    if (list.size() > kMaxMerges) {
+        c.fail(QStringLiteral("model.merges"), QStringLiteral("more than %1 merges").arg(kMaxMerges));
+        return nullptr;
+    }
     std::vector<MergeText> merges;
     merges.reserve(size_t(list.size()));
     for (qsizetype i = 0; i < list.size(); ++i) {
@@ -125,11 +129,11 @@ TokenizerPtr readBpe(const Context &c, const QJsonObject &root, const QJsonObjec
                 + (v.isString() ? quoted(v.toString()) : typeName(v));
             return nullptr;
         }
-        merges.push_back({parts[0], parts[1], where});
+        merges.push_back({parts[0], parts[1], i});
     }
     std::array<int, 256> byteIds{};
     std::vector<BpeTokenizer::Merge> resolved;
-    if (!buildBpe(vocab, merges, QStringLiteral("model.vocab"), &byteIds, &resolved, c.error))
+    if (!buildBpe(vocab, merges, c.name + QStringLiteral(": model.merges[%1]"), QStringLiteral("model.vocab"), &byteIds, &resolved, c.error))
         return nullptr;
     SpecialTokenIds special;
     special.bos = special.eos = addedIds.value(QStringLiteral("<|endoftext|>"), -1);

@@ -17,27 +17,31 @@ namespace {
 
 const QString kEndOfText = QStringLiteral("<|endoftext|>");
 
-// Splits a text file into lines without their "\n" or "\r\n"; the empty
-// string after a final newline is not a line. `error` names the first line
-// that is not UTF-8.
-bool textLines(const QByteArray &bytes, const QString &name, QStringList *lines, QString *error)
+// Calls `line(number, text)` for each line of a text file, without its "\n"
+// or "\r\n" (the empty string after a final newline is not a line), one at a
+// time so that a file of newlines cannot fill the memory. At most `maxLines`.
+template<typename LineFn>
+bool forEachLine(const QByteArray &bytes, const QString &name, qsizetype maxLines, QString *error, LineFn line)
 {
-    QList<QByteArray> raw = bytes.split('\n');
-    if (!raw.isEmpty() && raw.last().isEmpty())
-        raw.removeLast();
-    lines->clear();
-    lines->reserve(raw.size());
-    for (qsizetype i = 0; i < raw.size(); ++i) {
-        QByteArray line = raw[i];
-        if (line.endsWith('\r'))
-            line.chop(1);
-        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-        const QString text = decoder(line);
-        if (decoder.hasError()) {
-            *error = QStringLiteral("%1: line %2: not valid UTF-8").arg(name).arg(i + 1);
+    qsizetype start = 0;
+    for (qsizetype number = 1; start < bytes.size(); ++number) {
+        if (number > maxLines) {
+            *error = QStringLiteral("%1: more than %2 lines").arg(name).arg(maxLines);
             return false;
         }
-        lines->append(text);
+        qsizetype end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = bytes.size();
+        const qsizetype length = end - start - (end > start && bytes[end - 1] == '\r' ? 1 : 0);
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QString text = decoder(QByteArrayView(bytes.constData() + start, length));
+        if (decoder.hasError()) {
+            *error = QStringLiteral("%1: line %2: not valid UTF-8").arg(name).arg(number);
+            return false;
+        }
+        if (!line(number, text))
+            return false;
+        start = end + 1;
     }
     return true;
 }
@@ -81,24 +85,24 @@ TokenizerPtr parseGpt2Tokenizer(const QByteArray &vocabJson, const QByteArray &m
     if (!parseJsonObject(vocabJson, vocabName, &object, error) || !idTable(entriesOf(object), vocabName, &vocab, error))
         return nullptr;
 
-    QStringList lines;
-    if (!textLines(mergesTxt, mergesName, &lines, error))
-        return nullptr;
     std::vector<MergeText> merges;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        if ((i == 0 && lines[i].startsWith(QLatin1String("#version"))) || lines[i].trimmed().isEmpty())
-            continue;
-        const QStringList parts = lines[i].split(QLatin1Char(' '));
-        const QString where = QStringLiteral("%1: line %2").arg(mergesName).arg(i + 1);
+    const bool linesOk = forEachLine(mergesTxt, mergesName, kMaxMerges, error, [&](qsizetype number, const QString &line) {
+        if ((number == 1 && line.startsWith(QLatin1String("#version"))) || line.trimmed().isEmpty())
+            return true;
+        const QStringList parts = line.split(QLatin1Char(' '));
+        const QString where = QStringLiteral("%1: line %2").arg(mergesName).arg(number);
         if (parts.size() != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-            *error = QStringLiteral("%1: expected two symbols separated by one space, got %2").arg(where, quoted(lines[i]));
-            return nullptr;
+            *error = QStringLiteral("%1: expected two symbols separated by one space, got %2").arg(where, quoted(line));
+            return false;
         }
-        merges.push_back({parts[0], parts[1], where});
-    }
+        merges.push_back({parts[0], parts[1], number});
+        return true;
+    });
+    if (!linesOk)
+        return nullptr;
     std::array<int, 256> byteIds{};
     std::vector<BpeTokenizer::Merge> resolved;
-    if (!buildBpe(vocab, merges, vocabName, &byteIds, &resolved, error))
+    if (!buildBpe(vocab, merges, mergesName + QStringLiteral(": line %1"), vocabName, &byteIds, &resolved, error))
         return nullptr;
 
     AddedTokens added;
@@ -137,7 +141,10 @@ TokenizerPtr parseBertTokenizer(const QByteArray &vocabTxt, const QByteArray &co
     }
 
     QStringList vocab;
-    if (!textLines(vocabTxt, vocabName, &vocab, error))
+    if (!forEachLine(vocabTxt, vocabName, kMaxVocabulary, error, [&](qsizetype, const QString &line) {
+            vocab.append(line);
+            return true;
+        }))
         return nullptr;
     if (vocab.isEmpty()) {
         *error = vocabName + QStringLiteral(": empty");

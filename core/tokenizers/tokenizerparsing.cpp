@@ -71,6 +71,10 @@ bool idTable(const std::vector<VocabEntry> &entries, const QString &where, QStri
         *error = where + QStringLiteral(": no tokens");
         return false;
     }
+    if (n > kMaxVocabulary) {
+        *error = QStringLiteral("%1: more than %2 tokens").arg(where).arg(kMaxVocabulary);
+        return false;
+    }
     std::vector<int> owner(size_t(n), -1);
     for (qsizetype i = 0; i < n; ++i) {
         const VocabEntry &e = entries[size_t(i)];
@@ -113,7 +117,7 @@ QHash<QString, int> lookupTable(const QStringList &vocab)
     return ids;
 }
 
-bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &vocabName,
+bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &where, const QString &vocabName,
               std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error)
 {
     const QHash<QString, int> ids = lookupTable(vocab);
@@ -134,7 +138,7 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
         for (int k = 0; k < 3; ++k) {
             if (!ids.contains(parts[k])) {
                 *error = QStringLiteral("%1: %2%3 is not in %4")
-                             .arg(m.where, quoted(parts[k]), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
+                             .arg(where.arg(m.place), quoted(parts[k]), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
                 return false;
             }
         }

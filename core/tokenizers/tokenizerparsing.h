@@ -13,6 +13,11 @@
 
 namespace attn::tokenizerparsing {
 
+// Far above any real model (GPT-2: 50,257 tokens and 50,000 merges; the
+// largest vocabularies about 256,000), low enough to bound what a file can cost.
+constexpr qsizetype kMaxVocabulary = 1024 * 1024;
+constexpr qsizetype kMaxMerges = 1024 * 1024;
+
 // A user's text quoted in a one-line message: short, control characters made
 // visible.
 QString quoted(const QString &text);
@@ -37,12 +42,13 @@ struct MergeText
 {
     QString left;
     QString right;
-    QString where; // "merges.txt: line 7" or "tokenizer.json: model.merges[6]"
+    qsizetype place; // line number or list index, for messages
 };
 
 // Byte-level BPE: every byte's stand-in is a token; both sides of every merge
-// and the merged string are tokens. `vocabName` is named in messages.
-bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &vocabName,
+// and the merged string are tokens. Messages name the merge by `where`
+// ("merges.txt: line %1") and the vocabulary by `vocabName`.
+bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &where, const QString &vocabName,
               std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error);
 
 QHash<QString, int> lookupTable(const QStringList &vocab);
