@@ -1,0 +1,72 @@
+#pragma once
+// What a pretrained model's tokenizer (GPT-2's byte-level BPE, BERT's
+// WordPiece) gives for a text: vocabulary ids with the bytes and the text
+// each one stands for.
+
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+namespace attn {
+
+// One token of a model's vocabulary, as found in a text.
+struct ModelToken
+{
+    int id = -1;
+    // The UTF-8 bytes of the input this token stands for. A GPT-2 piece can be
+    // part of a character (an emoji split in two); a BERT piece covers the
+    // normalised text (lower-cased, accents stripped) without its "##", an
+    // [UNK] the whole word; the [CLS] and [SEP] that encode() adds cover none.
+    QByteArray bytes;
+    // What a chip shows: " world" (not "Ġworld"), "##ing", "[CLS]". Bytes
+    // that are not a whole UTF-8 character are written as \xF0 escapes.
+    QString text;
+
+    bool operator==(const ModelToken &o) const { return id == o.id && bytes == o.bytes && text == o.text; }
+};
+
+// Ids of the special tokens; -1 where the vocabulary has none. GPT-2's
+// <|endoftext|> is both its BOS and its EOS.
+struct SpecialTokenIds
+{
+    int bos = -1;
+    int eos = -1;
+    int cls = -1;
+    int sep = -1;
+    int mask = -1;
+    int unk = -1;
+    int pad = -1;
+};
+
+class ModelTokenizer
+{
+public:
+    enum class Kind { BytePairEncoding, WordPiece };
+
+    virtual ~ModelTokenizer() = default;
+
+    virtual Kind kind() const = 0;
+    // Never fails: any text gives tokens (BERT adds [CLS] … [SEP], GPT-2 adds
+    // nothing). A special token typed literally ("<|endoftext|>", "[MASK]")
+    // becomes that token. Thread-safe.
+    virtual std::vector<ModelToken> encode(const QString &text) const = 0;
+    virtual int vocabSize() const = 0;
+    // The display text of an id (as ModelToken::text); empty when out of range.
+    virtual QString idToText(int id) const = 0;
+
+    std::vector<int> encodeIds(const QString &text) const;
+    const SpecialTokenIds &specialIds() const { return m_special; }
+
+protected:
+    SpecialTokenIds m_special;
+};
+
+// How a chip shows bytes: whole UTF-8 characters as text, every byte that is
+// not part of one (a piece of an emoji, invalid UTF-8) as \xHH.
+QString displayTextForBytes(const QByteArray &bytes);
+
+// Lone UTF-16 surrogates (which no UTF-8 text can hold) become U+FFFD, so
+// every tokenizer sees well-formed text.
+QString withoutLoneSurrogates(const QString &text);
+
+} // namespace attn

@@ -1,0 +1,150 @@
+#include "tokenizerparsing.h"
+
+#include "bytelevel.h"
+
+#include <QJsonDocument>
+#include <cmath>
+
+namespace attn::tokenizerparsing {
+
+QString quoted(const QString &text)
+{
+    QString out;
+    for (const QChar c : text.left(40)) {
+        if (c == QLatin1Char('\n'))
+            out += QLatin1String("\\n");
+        else if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return QLatin1Char('"') + out + (text.size() > 40 ? QStringLiteral("…\"") : QStringLiteral("\""));
+}
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("true/false");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("a list");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+bool parseJsonObject(const QByteArray &json, const QString &name, QJsonObject *out, QString *error)
+{
+    if (json.trimmed().isEmpty()) {
+        *error = name + QStringLiteral(": empty");
+        return false;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: not valid JSON at byte %2: %3").arg(name).arg(parseError.offset).arg(parseError.errorString());
+        return false;
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: expected an object, got %2").arg(name, doc.isArray() ? QStringLiteral("a list") : QStringLiteral("a value"));
+        return false;
+    }
+    *out = doc.object();
+    return true;
+}
+
+std::vector<VocabEntry> entriesOf(const QJsonObject &object)
+{
+    std::vector<VocabEntry> entries;
+    entries.reserve(size_t(object.size()));
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        entries.push_back({it.key(), it.value()});
+    return entries;
+}
+
+bool idTable(const std::vector<VocabEntry> &entries, const QString &where, QStringList *vocab, QString *error)
+{
+    const qsizetype n = qsizetype(entries.size());
+    if (n == 0) {
+        *error = where + QStringLiteral(": no tokens");
+        return false;
+    }
+    if (n > kMaxVocabulary) {
+        *error = QStringLiteral("%1: more than %2 tokens").arg(where).arg(kMaxVocabulary);
+        return false;
+    }
+    std::vector<int> owner(size_t(n), -1);
+    for (qsizetype i = 0; i < n; ++i) {
+        const VocabEntry &e = entries[size_t(i)];
+        const QString at = QStringLiteral("%1: %2: ").arg(where, quoted(e.token));
+        if (!e.id.isDouble()) {
+            *error = at + QStringLiteral("expected an integer id, got ") + typeName(e.id);
+            return false;
+        }
+        const double d = e.id.toDouble();
+        if (d != std::floor(d)) {
+            *error = at + QStringLiteral("expected an integer id, got %1").arg(d);
+            return false;
+        }
+        if (d < 0 || d >= double(n)) {
+            *error = at + QStringLiteral("id %1 out of range (%2 tokens need ids 0 to %3)").arg(std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 6)).arg(n).arg(n - 1);
+            return false;
+        }
+        int &first = owner[size_t(d)];
+        if (first >= 0) {
+            *error = QStringLiteral("%1: %2 and %3 both have id %4")
+                         .arg(where, quoted(entries[size_t(first)].token), quoted(e.token)).arg(qint64(d));
+            return false;
+        }
+        first = int(i);
+    }
+    // n entries, n distinct ids in 0 … n-1: every id is used.
+    vocab->clear();
+    vocab->reserve(n);
+    for (qsizetype id = 0; id < n; ++id)
+        vocab->append(entries[size_t(owner[size_t(id)])].token);
+    return true;
+}
+
+QHash<QString, int> lookupTable(const QStringList &vocab)
+{
+    QHash<QString, int> ids;
+    ids.reserve(vocab.size());
+    for (qsizetype i = 0; i < vocab.size(); ++i)
+        ids.insert(vocab[i], int(i));
+    return ids;
+}
+
+bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &where, const QString &vocabName,
+              std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error)
+{
+    const QHash<QString, int> ids = lookupTable(vocab);
+    for (int b = 0; b < 256; ++b) {
+        const QString symbol(QChar(bytelevel::byteToChar(uchar(b))));
+        const auto it = ids.constFind(symbol);
+        if (it == ids.constEnd()) {
+            *error = QStringLiteral("%1: no token for byte 0x%2 (%3), which byte-level BPE needs")
+                         .arg(vocabName, QString::number(b, 16).toUpper().rightJustified(2, QLatin1Char('0')), quoted(symbol));
+            return false;
+        }
+        (*byteIds)[size_t(b)] = *it;
+    }
+    out->clear();
+    out->reserve(merges.size());
+    for (const MergeText &m : merges) {
+        const QString parts[3] = {m.left, m.right, m.left + m.right};
+        for (int k = 0; k < 3; ++k) {
+            if (!ids.contains(parts[k])) {
+                *error = QStringLiteral("%1: %2%3 is not in %4")
+                             .arg(where.arg(m.place), quoted(parts[k]), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
+                return false;
+            }
+        }
+        out->push_back({ids.value(m.left), ids.value(m.right), ids.value(parts[2])});
+    }
+    return true;
+}
+
+} // namespace attn::tokenizerparsing
