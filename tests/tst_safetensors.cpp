@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
 #include <cmath>
@@ -25,6 +26,28 @@ QJsonObject expectedFiles()
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// A file: the little-endian length of `header` (or `length` when given), the
+// header, then `data`.
+QByteArray file(const QByteArray &header, const QByteArray &data, std::optional<quint64> length = std::nullopt)
+{
+    QByteArray bytes(8, '\0');
+    qToLittleEndian<quint64>(length.value_or(quint64(header.size())), bytes.data());
+    return bytes + header + data;
+}
+
+// Tensor "a" F32 [2, 2] in bytes [0, 16) and "b" F16 [3] in [16, 22).
+const QByteArray kGoodHeader =
+    R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"F16","shape":[3],"data_offsets":[16,22]}})";
+const QByteArray kGoodData(22, '\x01');
+
+QByteArray good() { return file(kGoodHeader, kGoodData); }
+
+// A file whose header is `entries` (the inside of the JSON object) with `dataSize` bytes of data.
+QByteArray withEntries(const QByteArray &entries, int dataSize)
+{
+    return file('{' + entries + '}', QByteArray(dataSize, '\0'));
 }
 
 QByteArray readAll(const QString &path)
@@ -44,6 +67,8 @@ private slots:
     void matrixAndVector();
     void refusesNonFinite_data();
     void refusesNonFinite();
+    void malformed_data();
+    void malformed();
 };
 
 void TestSafetensors::independentFiles_data()
@@ -190,6 +215,143 @@ void TestSafetensors::refusesNonFinite()
     QVERIFY2(st, qPrintable(error));
     QVERIFY(!st->matrix(QStringLiteral("w"), 2, 2, &error));
     QCOMPARE(error, message);
+}
+
+void TestSafetensors::malformed_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message"); // after "bad.safetensors: "
+    const QByteArray g = good();
+    QVERIFY(SafetensorsFile::fromBytes(g, QStringLiteral("good"), nullptr)); // the base of the mutations is valid
+
+    // The length prefix and the header's extent.
+    QTest::newRow("empty file") << QByteArray() << "file is empty";
+    QTest::newRow("5 bytes") << g.left(5) << "file is 5 bytes, shorter than the 8-byte header length";
+    QTest::newRow("length only") << g.left(8) << "header length 112 runs past the end of the file (0 bytes follow the length)";
+    QTest::newRow("cut in header") << g.left(30) << "header length 112 runs past the end of the file (22 bytes follow the length)";
+    QTest::newRow("cut in data") << g.left(g.size() - 2)
+                                 << "tensor \"b\": data_offsets [16, 22] end past the data, which holds 20 bytes";
+    QTest::newRow("cut at data") << g.left(8 + kGoodHeader.size())
+                                 << "tensor \"a\": data_offsets [0, 16] end past the data, which holds 0 bytes";
+    QTest::newRow("length 2^64-1") << file(kGoodHeader, kGoodData, ~quint64(0))
+                                   << "header length 18446744073709551615 is larger than the 100000000-byte limit";
+    QTest::newRow("length over 100 MB") << file(kGoodHeader, kGoodData, 100'000'001)
+                                        << "header length 100000001 is larger than the 100000000-byte limit";
+    QTest::newRow("length 0") << file(kGoodHeader, kGoodData, 0) << "header is empty (length 0)";
+    QTest::newRow("length too short") << file(kGoodHeader, kGoodData, 100)
+                                      << "header is not valid JSON: unterminated string at byte 101 of the header";
+    QTest::newRow("length too long") << file(kGoodHeader, kGoodData, 114)
+                                     << "header is not valid JSON: garbage at the end of the document at byte 112 of the header";
+    QTest::newRow("NUL padding") << file(kGoodHeader + QByteArray(8, '\0'), kGoodData)
+                                 << "header is not valid JSON: garbage at the end of the document at byte 112 of the header";
+    QTest::newRow("extra data") << file(kGoodHeader, kGoodData + "abcd")
+                                << "the tensors end at byte 22 of the data, but the file holds 26 bytes of data (4 unused at the end)";
+
+    // The header's JSON.
+    QTest::newRow("not UTF-8") << withEntries("\"a\xff\":{}", 0) << "header is not valid JSON: invalid UTF8 string at byte 3 of the header";
+    QTest::newRow("list") << file("[1, 2]", {}) << "header is a list, not an object";
+    QTest::newRow("string") << file("\"a\"", {}) << "header is not valid JSON: illegal value at byte 1 of the header";
+    QTest::newRow("duplicate tensor") << withEntries(R"("a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
+                                                     R"("a":{"dtype":"U8","shape":[1],"data_offsets":[1,2]})", 2)
+                                      << "tensor \"a\" appears twice in the header";
+    QTest::newRow("duplicate escaped") << withEntries(R"("a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
+                                                      R"("\u0061":{"dtype":"U8","shape":[1],"data_offsets":[1,2]})", 2)
+                                       << "tensor \"a\" appears twice in the header";
+    QTest::newRow("duplicate field") << withEntries(R"("a":{"dtype":"U8","dtype":"F32","shape":[1],"data_offsets":[0,1]})", 1)
+                                     << "tensor \"a\": field \"dtype\" appears twice";
+    QTest::newRow("name with newline") << withEntries(R"("a\nb":[])", 0) << "tensor \"a\\u000ab\" is a list, not an object";
+
+    // __metadata__
+    QTest::newRow("metadata list") << withEntries(R"("__metadata__":["x"])", 0) << "__metadata__ is a list, not an object of strings";
+    QTest::newRow("metadata number") << withEntries(R"("__metadata__":{"format":3})", 0) << "__metadata__ \"format\" is 3, not a string";
+    QTest::newRow("metadata nested") << withEntries(R"("__metadata__":{"a":{"b":"c"}})", 0) << "__metadata__ \"a\" is an object, not a string";
+    QTest::newRow("metadata duplicate key") << withEntries(R"("__metadata__":{"a":"1","a":"2"})", 0)
+                                            << "__metadata__: key \"a\" appears twice";
+    QTest::newRow("metadata twice") << withEntries(R"("__metadata__":{},"__metadata__":{})", 0) << "__metadata__ appears twice in the header";
+
+    // One entry's fields.
+    QTest::newRow("entry number") << withEntries(R"("a":7)", 0) << "tensor \"a\" is 7, not an object";
+    QTest::newRow("no dtype") << withEntries(R"("a":{"shape":[1],"data_offsets":[0,1]})", 1) << "tensor \"a\": no dtype";
+    QTest::newRow("dtype number") << withEntries(R"("a":{"dtype":4,"shape":[1],"data_offsets":[0,4]})", 4)
+                                  << "tensor \"a\": dtype is 4, not a string";
+    QTest::newRow("dtype F128") << withEntries(R"("a":{"dtype":"F128","shape":[1],"data_offsets":[0,16]})", 16)
+                                << "tensor \"a\": unknown or unsupported dtype \"F128\"";
+    QTest::newRow("dtype lower case") << withEntries(R"("a":{"dtype":"f32","shape":[1],"data_offsets":[0,4]})", 4)
+                                      << "tensor \"a\": unknown or unsupported dtype \"f32\"";
+    QTest::newRow("dtype F4") << withEntries(R"("a":{"dtype":"F4","shape":[2],"data_offsets":[0,1]})", 1)
+                              << "tensor \"a\": unknown or unsupported dtype \"F4\"";
+    QTest::newRow("no shape") << withEntries(R"("a":{"dtype":"F32","data_offsets":[0,4]})", 4) << "tensor \"a\": no shape";
+    QTest::newRow("shape null") << withEntries(R"("a":{"dtype":"F32","shape":null,"data_offsets":[0,4]})", 4)
+                                << "tensor \"a\": shape is null, not a list";
+    QTest::newRow("shape negative") << withEntries(R"("a":{"dtype":"F32","shape":[2,-2],"data_offsets":[0,16]})", 16)
+                                    << "tensor \"a\": shape[1] is -2, not a non-negative integer";
+    QTest::newRow("shape fraction") << withEntries(R"("a":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]})", 4)
+                                    << "tensor \"a\": shape[0] is 1.5, not a non-negative integer";
+    QTest::newRow("shape string") << withEntries(R"("a":{"dtype":"F32","shape":["4"],"data_offsets":[0,16]})", 16)
+                                  << "tensor \"a\": shape[0] is a string, not a non-negative integer";
+    QTest::newRow("shape 2^64") << withEntries(R"("a":{"dtype":"U8","shape":[18446744073709551616],"data_offsets":[0,1]})", 1)
+                                << "tensor \"a\": shape[0] is 1.8446744073709552e+19, not a non-negative integer";
+    QTest::newRow("shape [2^40, 2^40]")
+        << withEntries(R"("a":{"dtype":"F32","shape":[1099511627776,1099511627776],"data_offsets":[0,16]})", 16)
+        << "tensor \"a\": shape [1099511627776, 1099511627776] of F32 is too large (its byte count overflows 64 bits)";
+    QTest::newRow("shape bytes overflow") << withEntries(R"("a":{"dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,8]})", 8)
+                                          << "tensor \"a\": shape [4611686018427387904] of F64 is too large (its byte count overflows 64 bits)";
+    QTest::newRow("shape claims 2^62 bytes") << withEntries(R"("a":{"dtype":"U8","shape":[4611686018427387904],"data_offsets":[0,8]})", 8)
+                                             << "tensor \"a\": data_offsets [0, 8] hold 8 bytes, shape [4611686018427387904] of U8 needs 4611686018427387904";
+    QTest::newRow("no data_offsets") << withEntries(R"("a":{"dtype":"F32","shape":[1]})", 4) << "tensor \"a\": no data_offsets";
+    QTest::newRow("offsets object") << withEntries(R"("a":{"dtype":"F32","shape":[1],"data_offsets":{"begin":0}})", 4)
+                                    << "tensor \"a\": data_offsets is an object, not a list of two integers";
+    QTest::newRow("three offsets") << withEntries(R"("a":{"dtype":"F32","shape":[1],"data_offsets":[0,4,8]})", 4)
+                                   << "tensor \"a\": data_offsets is a list of 3, not a list of two integers";
+    QTest::newRow("negative offset") << withEntries(R"("a":{"dtype":"F32","shape":[1],"data_offsets":[-4,0]})", 4)
+                                     << "tensor \"a\": data_offsets[0] is -4, not a non-negative integer";
+    QTest::newRow("offset 1e20") << withEntries(R"("a":{"dtype":"F32","shape":[1],"data_offsets":[0,1e20]})", 4)
+                                 << "tensor \"a\": data_offsets[1] is 1e+20, not a non-negative integer";
+    QTest::newRow("end before begin") << withEntries(R"("a":{"dtype":"F32","shape":[0],"data_offsets":[4,0]})", 4)
+                                      << "tensor \"a\": data_offsets [4, 0] end before they begin";
+    QTest::newRow("size mismatch")
+        << withEntries(R"("h.0.attn.c_attn.weight":{"dtype":"F32","shape":[4,12],"data_offsets":[0,96]})", 96)
+        << "tensor \"h.0.attn.c_attn.weight\": data_offsets [0, 96] hold 96 bytes, shape [4, 12] of F32 needs 192";
+    QTest::newRow("dtype changed") << file(QByteArray(kGoodHeader).replace("\"F16\"", "\"F32\""), kGoodData)
+                                   << "tensor \"b\": data_offsets [16, 22] hold 6 bytes, shape [3] of F32 needs 12";
+
+    // The tensors together.
+    QTest::newRow("offsets past the data") << file(QByteArray(kGoodHeader).replace("[16,22]", "[100,106]"), kGoodData)
+                                           << "tensor \"b\": data_offsets [100, 106] end past the data, which holds 22 bytes";
+    QTest::newRow("overlap") << withEntries(R"("a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                                            R"("b":{"dtype":"F16","shape":[3],"data_offsets":[8,14]})", 16)
+                             << "tensor \"b\": data_offsets [8, 14] overlap tensor \"a\" [0, 16]";
+    QTest::newRow("same span twice") << withEntries(R"("a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                                                    R"("b":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]})", 16)
+                                     << "tensor \"b\": data_offsets [0, 16] overlap tensor \"a\" [0, 16]";
+    QTest::newRow("gap") << withEntries(R"("a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                                        R"("b":{"dtype":"F16","shape":[3],"data_offsets":[18,24]})", 24)
+                         << "tensor \"b\": data_offsets [18, 24] leave bytes [16, 18) unused after tensor \"a\"";
+    QTest::newRow("not from 0") << withEntries(R"("a":{"dtype":"F32","shape":[4],"data_offsets":[2,18]})", 18)
+                                << "tensor \"a\": data_offsets [2, 18] leave bytes [0, 2) of the data unused";
+    QTest::newRow("no tensors, data") << withEntries("", 8)
+                                      << "the tensors end at byte 0 of the data, but the file holds 8 bytes of data (8 unused at the end)";
+}
+
+void TestSafetensors::malformed()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    const QString name = QStringLiteral("bad.safetensors");
+    QString error;
+    QVERIFY(!SafetensorsFile::fromBytes(bytes, name, &error));
+    QCOMPARE(error, name + QStringLiteral(": ") + message);
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+
+    // The same through a mapped file.
+    QTemporaryDir dir;
+    QFile f(dir.filePath(name));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    QString fromFile;
+    QVERIFY(!SafetensorsFile::open(f.fileName(), &fromFile));
+    QCOMPARE(fromFile, error);
 }
 
 QTEST_APPLESS_MAIN(TestSafetensors)
