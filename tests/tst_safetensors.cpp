@@ -4,8 +4,11 @@
 // each refused with its exact one-line message.
 
 #include "io/safetensorsfile.h"
+#include "io/safetensorswriter.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +18,8 @@
 #include <cmath>
 
 using namespace attn;
+
+Q_DECLARE_METATYPE(attn::TensorToWrite)
 
 namespace {
 
@@ -69,6 +74,13 @@ private slots:
     void refusesNonFinite();
     void malformed_data();
     void malformed();
+    void referenceBytes_data();
+    void referenceBytes();
+    void writerCheckedByScript();
+    void writerRoundTrip();
+    void writerRefuses_data();
+    void writerRefuses();
+    void writeIsAtomic();
 };
 
 void TestSafetensors::independentFiles_data()
@@ -352,6 +364,196 @@ void TestSafetensors::malformed()
     QString fromFile;
     QVERIFY(!SafetensorsFile::open(f.fileName(), &fromFile));
     QCOMPARE(fromFile, error);
+}
+
+// The reference's own unit tests (safetensors/src/tensor.rs: test_serialization,
+// test_empty, test_serialization_forced_alignement) list the exact bytes its
+// serializer gives; ours must give the same.
+void TestSafetensors::referenceBytes_data()
+{
+    QTest::addColumn<std::vector<qint64>>("shape"); // of one F32 tensor of values 0..5, or none when empty
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("framework");         // __metadata__ {"framework": ...} unless empty
+    QTest::addColumn<QByteArray>("expected");
+    const QByteArray values("\0\0\0\0\0\0\x80\x3f\0\0\0\x40\0\0\x40\x40\0\0\x80\x40\0\0\xa0\x40", 24);
+    QTest::newRow("test_serialization")
+        << std::vector<qint64>{1, 2, 3} << "attn.0" << QString()
+        << QByteArray("\x40\0\0\0\0\0\0\0", 8) + R"({"attn.0":{"dtype":"F32","shape":[1,2,3],"data_offsets":[0,24]}})" + values;
+    QTest::newRow("test_serialization_forced_alignement")
+        << std::vector<qint64>{1, 1, 2, 3} << "attn0" << QString()
+        << QByteArray("\x48\0\0\0\0\0\0\0", 8) + R"({"attn0":{"dtype":"F32","shape":[1,1,2,3],"data_offsets":[0,24]}})"
+               + "       " + values;
+    QTest::newRow("test_empty") << std::vector<qint64>{} << QString() << QString()
+                                << QByteArray("\x08\0\0\0\0\0\0\0{}      ", 16);
+    QTest::newRow("test_empty with metadata")
+        << std::vector<qint64>{} << QString() << "pt"
+        << QByteArray("\x28\0\0\0\0\0\0\0", 8) + R"({"__metadata__":{"framework":"pt"}})" + "     ";
+}
+
+void TestSafetensors::referenceBytes()
+{
+    QFETCH(std::vector<qint64>, shape);
+    QFETCH(QString, name);
+    QFETCH(QString, framework);
+    QFETCH(QByteArray, expected);
+    std::vector<TensorToWrite> tensors;
+    if (!name.isEmpty())
+        tensors.push_back({name, shape, {0, 1, 2, 3, 4, 5}, Dtype::F32});
+    QMap<QString, QString> metadata;
+    if (!framework.isEmpty())
+        metadata.insert(QStringLiteral("framework"), framework);
+    QString error;
+    const QByteArray bytes = serializeSafetensors(tensors, metadata, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(bytes, expected);
+    QVERIFY2(SafetensorsFile::fromBytes(bytes, QStringLiteral("x"), &error), qPrintable(error));
+}
+
+namespace {
+
+// Tensors of every writable dtype, names and metadata that need escaping,
+// and values that F16/BF16 must round (to nearest even).
+std::vector<TensorToWrite> mixedTensors()
+{
+    return {
+        {QStringLiteral("h.0.attn.c_attn.weight"), {2, 3}, {0.1f, -2.5f, 1e-3f, 3.0f, 1e30f, -0.0f}, Dtype::F32},
+        {QStringLiteral("wte.weight"), {2, 2}, {0.1f, 65504.0f, 1e-7f, -1.00048828125f}, Dtype::F16},
+        {QStringLiteral("wpe.weight"), {3}, {3.14159265f, -1e30f, 1.00390625f}, Dtype::BF16},
+        {QStringLiteral("ln_f.bias"), {2}, {0.1f, -7.0f}, Dtype::F64},
+        {QStringLiteral("b\u00e4r \"quoted\"\n"), {1}, {1.5f}, Dtype::F32},
+        {QStringLiteral("empty"), {0, 4}, {}, Dtype::F16},
+        {QStringLiteral("scalar"), {}, {42.0f}, Dtype::BF16},
+    };
+}
+
+QMap<QString, QString> mixedMetadata()
+{
+    return {{QStringLiteral("format"), QStringLiteral("pt")}, {QStringLiteral("note"), QStringLiteral("tab\there \u2603")}};
+}
+
+} // namespace
+
+void TestSafetensors::writerCheckedByScript()
+{
+    const QString python = QStringLiteral("/usr/bin/python3");
+    if (!QFile::exists(python) || QProcess::execute(python, {QStringLiteral("-c"), QStringLiteral("import numpy")}) != 0)
+        QSKIP("needs /usr/bin/python3 with numpy (the independent checker)");
+    QTemporaryDir dir;
+    QString error;
+    const QString path = dir.filePath(QStringLiteral("model.safetensors"));
+    QVERIFY2(writeSafetensors(path, mixedTensors(), mixedMetadata(), &error), qPrintable(error));
+    QJsonObject tensors;
+    for (const TensorToWrite &t : mixedTensors()) {
+        QJsonArray shape, values;
+        for (const qint64 d : t.shape)
+            shape.append(d);
+        for (const float v : t.values) { // as bits: a JSON number would lose the sign of -0.0
+            quint32 bits;
+            std::memcpy(&bits, &v, sizeof v);
+            values.append(QStringLiteral("%1").arg(bits, 8, 16, QLatin1Char('0')));
+        }
+        tensors.insert(t.name, QJsonObject{{"dtype", dtypeName(t.dtype)}, {"shape", shape}, {"bits", values}});
+    }
+    QJsonObject meta;
+    const QMap<QString, QString> metadata = mixedMetadata();
+    for (auto it = metadata.cbegin(); it != metadata.cend(); ++it)
+        meta.insert(it.key(), it.value());
+    QFile expected(dir.filePath(QStringLiteral("expected.json")));
+    QVERIFY(expected.open(QIODevice::WriteOnly));
+    expected.write(QJsonDocument(QJsonObject{{"metadata", meta}, {"tensors", tensors}}).toJson());
+    expected.close();
+    QProcess script;
+    script.setProcessChannelMode(QProcess::MergedChannels);
+    script.start(python, {kDir + QStringLiteral("make.py"), QStringLiteral("--check"), path, expected.fileName()});
+    QVERIFY(script.waitForFinished(60000));
+    const QString output = QString::fromUtf8(script.readAll()).trimmed();
+    QVERIFY2(script.exitCode() == 0, qPrintable(output));
+    QCOMPARE(output, QStringLiteral("ok"));
+}
+
+void TestSafetensors::writerRoundTrip()
+{
+    QTemporaryDir dir;
+    QString error;
+    const QString path = dir.filePath(QStringLiteral("model.safetensors"));
+    RowMatrixXf m(2, 3);
+    m << 1, 2, 3, 4, 5, 6;
+    Eigen::MatrixXf columnMajor = m;
+    Eigen::VectorXf v(2);
+    v << -1.5f, 0.25f;
+    std::vector<TensorToWrite> tensors = mixedTensors();
+    tensors.push_back(TensorToWrite::fromMatrix(QStringLiteral("m"), m));
+    tensors.push_back(TensorToWrite::fromMatrix(QStringLiteral("from column-major"), columnMajor, Dtype::BF16));
+    tensors.push_back(TensorToWrite::fromVector(QStringLiteral("v"), v, Dtype::F16));
+    QVERIFY2(writeSafetensors(path, tensors, mixedMetadata(), &error), qPrintable(error));
+    const std::optional<SafetensorsFile> st = SafetensorsFile::open(path, &error);
+    QVERIFY2(st, qPrintable(error));
+    QCOMPARE(st->metadata(), mixedMetadata());
+    QCOMPARE(st->headerLength() % 8, 0);
+    QCOMPARE(st->tensors().size(), tensors.size());
+    // Data in the reference's order: widest dtype first, then by name.
+    QCOMPARE(st->names(), (QStringList{"ln_f.bias", "b\u00e4r \"quoted\"\n", "h.0.attn.c_attn.weight", "m",
+                                       "from column-major", "scalar", "wpe.weight", "empty", "v", "wte.weight"}));
+    for (const TensorToWrite &t : tensors) {
+        const TensorInfo *info = st->find(t.name);
+        QVERIFY(info);
+        QCOMPARE(info->dtype, t.dtype);
+        QCOMPARE(info->shape, t.shape);
+        std::vector<float> back(t.values.size());
+        QVERIFY2(st->toFloat(*info, back.data(), &error), qPrintable(error));
+        if (t.dtype == Dtype::F32 || t.dtype == Dtype::F64)
+            QCOMPARE(back, t.values);
+    }
+    QCOMPARE(*st->matrix(QStringLiteral("m"), 2, 3, &error), m);
+    QCOMPARE(*st->matrix(QStringLiteral("from column-major"), 2, 3, &error), m); // small integers: exact in BF16
+    QCOMPARE(*st->vector(QStringLiteral("v"), 2, &error), v);
+    QCOMPARE(st->matrix(QStringLiteral("wte.weight"), 2, 2, &error)->coeff(0, 1), 65504.0f);
+}
+
+void TestSafetensors::writerRefuses_data()
+{
+    QTest::addColumn<TensorToWrite>("tensor");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("too few values") << TensorToWrite{"w", {2, 3}, {1, 2}, Dtype::F32}
+                                    << "model.safetensors: tensor \"w\": 2 values for shape [2, 3], which needs 6";
+    QTest::newRow("NaN") << TensorToWrite{"w", {2}, {1, std::nanf("")}, Dtype::F16}
+                         << "model.safetensors: tensor \"w\": element 1 is not finite";
+    QTest::newRow("infinity") << TensorToWrite{"w", {1}, {INFINITY}, Dtype::F32}
+                              << "model.safetensors: tensor \"w\": element 0 is not finite";
+    QTest::newRow("I64") << TensorToWrite{"w", {1}, {1}, Dtype::I64} << "model.safetensors: tensor \"w\": dtype I64 cannot be written";
+    QTest::newRow("reserved name") << TensorToWrite{"__metadata__", {1}, {1}, Dtype::F32}
+                                   << "model.safetensors: tensor \"__metadata__\": the name is reserved for the file's metadata";
+    QTest::newRow("negative shape") << TensorToWrite{"w", {-1}, {}, Dtype::F32}
+                                    << "model.safetensors: tensor \"w\": shape [-1] cannot be written";
+    QTest::newRow("twice") << TensorToWrite{"wte.weight", {1}, {1}, Dtype::F32}
+                           << "model.safetensors: tensor \"wte.weight\" is given twice";
+}
+
+void TestSafetensors::writerRefuses()
+{
+    QFETCH(TensorToWrite, tensor);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("model.safetensors"));
+    QString error;
+    QVERIFY(writeSafetensors(path, mixedTensors(), {}, &error));
+    const QByteArray before = readAll(path);
+    std::vector<TensorToWrite> tensors = mixedTensors();
+    tensors.push_back(tensor);
+    QVERIFY(!writeSafetensors(path, tensors, {}, &error));
+    QCOMPARE(error, message);
+    QCOMPARE(readAll(path), before); // the old file is left as it was
+    QVERIFY(serializeSafetensors(tensors, {}, &error).isEmpty());
+    QCOMPARE(error, message.mid(int(qstrlen("model.safetensors: "))));
+}
+
+void TestSafetensors::writeIsAtomic()
+{
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!writeSafetensors(dir.filePath(QStringLiteral("missing/model.safetensors")), mixedTensors(), {}, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("model.safetensors: cannot write: ")), qPrintable(error));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
 }
 
 QTEST_APPLESS_MAIN(TestSafetensors)
