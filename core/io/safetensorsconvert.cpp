@@ -5,6 +5,7 @@
 #include <QtEndian>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "safetensors data is little-endian; add byte swapping for this host");
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace attn {
 namespace {
@@ -76,13 +77,18 @@ std::optional<std::vector<const TensorToWrite *>> prepare(const std::vector<Tens
     QSet<QString> seen;
     for (const TensorToWrite &t : tensors) {
         const QString tensor = QStringLiteral("tensor %1").arg(quotedForMessage(t.name));
-        qint64 elements = 1;
-        for (const qint64 d : t.shape) {
-            if (d < 0 || (d > 0 && elements > std::numeric_limits<qint64>::max() / 8 / d)) {
-                *error = QStringLiteral("%1: shape %2 cannot be written").arg(tensor, shapeText(t.shape));
-                return std::nullopt;
-            }
-            elements *= d;
+        // The reader's rule: the byte count must fit in 63 bits (a zero
+        // dimension makes any other allowed).
+        quint64 elements = 1;
+        bool overflow = false;
+        for (const qint64 d : t.shape)
+            overflow = overflow || d < 0 || __builtin_mul_overflow(elements, quint64(d), &elements);
+        quint64 bytes = 0;
+        overflow = overflow || __builtin_mul_overflow(elements, quint64(8), &bytes)
+                   || bytes > quint64(std::numeric_limits<qint64>::max());
+        if (overflow) {
+            *error = QStringLiteral("%1: shape %2 cannot be written").arg(tensor, shapeText(t.shape));
+            return std::nullopt;
         }
         if (t.name == QLatin1String("__metadata__")) {
             *error = QStringLiteral("%1: the name is reserved for the file's metadata").arg(tensor);
@@ -97,7 +103,7 @@ std::optional<std::vector<const TensorToWrite *>> prepare(const std::vector<Tens
             *error = QStringLiteral("%1: dtype %2 cannot be written").arg(tensor, dtypeName(t.dtype));
             return std::nullopt;
         }
-        if (qint64(t.values.size()) != elements) {
+        if (quint64(t.values.size()) != elements) {
             *error = QStringLiteral("%1: %2 values for shape %3, which needs %4")
                          .arg(tensor).arg(t.values.size()).arg(shapeText(t.shape)).arg(elements);
             return std::nullopt;
