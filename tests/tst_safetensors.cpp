@@ -271,6 +271,7 @@ void TestSafetensors::malformed_data()
                                        << "tensor \"a\" appears twice in the header";
     QTest::newRow("duplicate field") << withEntries(R"("a":{"dtype":"U8","dtype":"F32","shape":[1],"data_offsets":[0,1]})", 1)
                                      << "tensor \"a\": field \"dtype\" appears twice";
+    QTest::newRow("lone surrogate") << withEntries(R"("\ud800x":[])", 0) << "tensor \"\\ud800x\" is a list, not an object";
     QTest::newRow("name with newline") << withEntries(R"("a\nb":[])", 0) << "tensor \"a\\u000ab\" is a list, not an object";
 
     // __metadata__
@@ -525,6 +526,8 @@ void TestSafetensors::writerRefuses_data()
                                    << "model.safetensors: tensor \"__metadata__\": the name is reserved for the file's metadata";
     QTest::newRow("negative shape") << TensorToWrite{"w", {-1}, {}, Dtype::F32}
                                     << "model.safetensors: tensor \"w\": shape [-1] cannot be written";
+    QTest::newRow("lone surrogate") << TensorToWrite{QString(QChar(0xd800)), {1}, {1}, Dtype::F32}
+                                    << "model.safetensors: tensor \"\\ud800\": the name is not valid Unicode";
     QTest::newRow("twice") << TensorToWrite{"wte.weight", {1}, {1}, Dtype::F32}
                            << "model.safetensors: tensor \"wte.weight\" is given twice";
 }

@@ -90,6 +90,10 @@ std::optional<std::vector<const TensorToWrite *>> prepare(const std::vector<Tens
             *error = QStringLiteral("%1: shape %2 cannot be written").arg(tensor, shapeText(t.shape));
             return std::nullopt;
         }
+        if (!t.name.isValidUtf16()) { // would not survive the UTF-8 header unchanged
+            *error = QStringLiteral("%1: the name is not valid Unicode").arg(tensor);
+            return std::nullopt;
+        }
         if (t.name == QLatin1String("__metadata__")) {
             *error = QStringLiteral("%1: the name is reserved for the file's metadata").arg(tensor);
             return std::nullopt;
@@ -130,6 +134,12 @@ bool writeTo(QIODevice &out, const std::vector<TensorToWrite> &tensors, const QM
     const std::optional<std::vector<const TensorToWrite *>> order = prepare(tensors, error);
     if (!order)
         return false;
+    for (auto it = metadata.cbegin(); it != metadata.cend(); ++it) {
+        if (!it.key().isValidUtf16() || !it.value().isValidUtf16()) {
+            *error = QStringLiteral("__metadata__ %1 is not valid Unicode").arg(quotedForMessage(it.key()));
+            return false;
+        }
+    }
     QByteArray header = "{";
     if (!metadata.isEmpty()) {
         QList<QString> keys = metadata.keys();

@@ -44,10 +44,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     if (expected != dataSize)
         std::abort();
-    // What converted writes back as a file the reader accepts.
+    // What converted writes back as a file the reader accepts (names that are
+    // not valid Unicode, from lone \uD800 escapes, are refused by the writer).
     QString writeError;
     const QByteArray written = attn::serializeSafetensors(again, file->metadata(), &writeError);
-    if (written.isEmpty() || !attn::SafetensorsFile::fromBytes(written, QStringLiteral("x"), &writeError))
+    if (written.isEmpty() && !writeError.endsWith(QLatin1String("is not valid Unicode")))
+        std::abort();
+    if (!written.isEmpty() && !attn::SafetensorsFile::fromBytes(written, QStringLiteral("x"), &writeError))
         std::abort();
     return 0;
 }
