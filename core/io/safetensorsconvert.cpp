@@ -5,6 +5,7 @@
 #include <QtEndian>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "safetensors data is little-endian; add byte swapping for this host");
 
@@ -50,6 +51,8 @@ bool SafetensorsFile::toFloat(const TensorInfo &info, float *dst, QString *error
     }
     const uchar *src = m_base + 8 + m_headerLength + info.begin;
     const qint64 n = info.elements;
+    if (n == 0) // dst may be null (an empty Eigen matrix), which memcpy must not see
+        return true;
     switch (info.dtype) {
     case Dtype::F32:
         std::memcpy(dst, src, std::size_t(n) * sizeof(float)); // unaligned-safe

@@ -11,14 +11,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace attn {
 
 QString quotedForMessage(const QString &text)
 {
     QString out;
-    for (const QChar c : text.left(80)) {
-        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+    const QString shown = text.left(80);
+    for (qsizetype i = 0; i < shown.size(); ++i) {
+        const QChar c = shown[i];
+        const bool pairStart = c.isHighSurrogate() && i + 1 < shown.size() && shown[i + 1].isLowSurrogate();
+        const bool pairEnd = c.isLowSurrogate() && i > 0 && shown[i - 1].isHighSurrogate();
+        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator
+            || (c.isSurrogate() && !pairStart && !pairEnd))
             out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
         else if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
             out += QLatin1Char('\\') + c;
