@@ -3,6 +3,7 @@
 // picks the head the big heatmap shows.
 
 #include "colormap.h"
+#include "colorscale.h"
 #include "heatmappainter.h"
 #include "snapshot.h"
 
@@ -20,6 +21,9 @@ public:
     int selectedHead() const { return m_selected; }
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    // The big heatmap's scale, so fixed colours mean the same in every tile.
+    void setColorScale(const ColorScale &scale);
+    ColorScale colorScale() const { return m_colorScale; }
     void setQuery(int row);
     int query() const { return m_query; }
     void setVectorCells(bool vector);
@@ -39,6 +43,7 @@ private:
     int m_selected = -1;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
+    ColorScale m_colorScale;
     int m_query = -1;
     bool m_vectorCells = false;
 };
@@ -53,6 +58,7 @@ public:
     void setSelectedHead(int head); // -1: the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    void setColorScale(const ColorScale &scale);
     void setQuery(int row);
 
     int selectedHead() const { return m_grid.selectedHead(); }

@@ -1,5 +1,6 @@
 #include "heatmappainter.h"
 
+#include "notation.h"
 #include "twothreads.h"
 
 #include <QCoreApplication>
@@ -26,7 +27,20 @@ void HeatmapPainter::setSnapshot(SnapshotPtr snapshot)
     if (snapshot == m_snapshot)
         return;
     m_snapshot = std::move(snapshot);
+    m_rowLabels = m_snapshot ? attn::tokenLabels(m_snapshot->rowTokens) : QStringList();
+    // Self-attention names both axes alike: label them once.
+    m_columnLabels = !m_snapshot                                           ? QStringList()
+        : m_snapshot->columnTokens == m_snapshot->rowTokens ? m_rowLabels
+                                                            : attn::tokenLabels(m_snapshot->columnTokens);
     updateValues();
+}
+
+void HeatmapPainter::setColorScale(const ColorScale &scale)
+{
+    if (scale == m_colorScale)
+        return;
+    m_colorScale = scale;
+    updateRange();
 }
 
 void HeatmapPainter::setHead(int head)
@@ -96,31 +110,46 @@ void HeatmapPainter::updateValues()
     }
     if (!(largest > 0.0) || !std::isfinite(largest))
         largest = 1.0;
-    m_rangeMax = largest;
-    m_rangeMin = m_showScores ? -largest : 0.0;
+    m_dataMax = largest;
+    updateRange();
+}
+
+void HeatmapPainter::updateRange()
+{
+    ++m_generation; // the tick labels' width is part of the layout
+    m_imageDirty = true;
+    double top = m_dataMax;
+    if (m_showScores && m_colorScale.fixedScores)
+        top = m_colorScale.scoreLimit > 0 ? m_colorScale.scoreLimit : ColorScale::roundLimitAbove(m_dataMax);
+    else if (!m_showScores && m_colorScale.fixedWeights)
+        top = 1.0;
+    m_rangeMax = top;
+    m_rangeMin = m_showScores ? -top : 0.0;
 }
 
 QColor HeatmapPainter::colorFor(double value) const
 {
+    // (Outside a fixed range the colour functions clamp: the end colours.)
     return m_showScores ? divergingColor(value / m_rangeMax) : sequentialColor(m_colorMap, value / m_rangeMax);
 }
 
 const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const
 {
-    const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9")
+    const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 ")
                             .arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height())
                             .arg(font.key()).arg(device ? device->logicalDpiY() : 0)
-                            .arg(m_generation).arg(m_compact).arg(m_showTitle);
+                            .arg(m_generation).arg(m_compact).arg(m_showTitle)
+        + QStringLiteral("%1 %2 %3").arg(m_zoom.factor, 0, 'g', 17).arg(m_zoom.centre.x(), 0, 'g', 17)
+              .arg(m_zoom.centre.y(), 0, 'g', 17);
     if (key != m_layoutKey) {
         HeatmapLayoutOptions options;
         options.compact = m_compact;
         options.showTitle = m_showTitle;
         const QString low = formatTick(m_rangeMin), high = formatTick(m_rangeMax);
         options.widestValueText = low.size() > high.size() ? low : high;
+        options.zoom = m_compact ? HeatmapZoom() : m_zoom;
         const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
-        const QStringList none;
-        m_layout = HeatmapLayout(rect, rows(), columns(), m_snapshot ? m_snapshot->rowTokens : none,
-                                 m_snapshot ? m_snapshot->columnTokens : none, metrics, options);
+        m_layout = HeatmapLayout(rect, rows(), columns(), m_rowLabels, m_columnLabels, metrics, options);
         m_layoutKey = key;
     }
     return m_layout;
@@ -146,6 +175,8 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
         return;
     }
     const HeatmapLayout &l = layout(rect, p.font(), p.device());
+    p.save();
+    p.setClipRect(l.cellArea(), Qt::IntersectClip); // zoomed in, cells reach past it
     paintCells(p, l, palette);
     paintMask(p, l, palette);
     if (m_query >= 0 && m_query < rows()) {
@@ -155,8 +186,10 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
         const QRectF row = l.rowRect(m_query);
         p.drawRect(row.height() > 6 ? row.adjusted(1.25, 1.25, -1.25, -1.25) : row.adjusted(0, -1.25, 0, 1.25));
     }
-    if (!m_compact) {
+    if (!m_compact)
         paintNumbers(p, l);
+    p.restore();
+    if (!m_compact) {
         paintLabels(p, l, palette);
         paintColorBar(p, l, palette);
     }
@@ -168,6 +201,7 @@ void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette 
     if (m_hasValues && m_highlightRow >= 0 && m_highlightRow < rows() && !m_highlightColumns.isEmpty()) {
         const HeatmapLayout &l = layout(rect, p.font(), p.device());
         p.save();
+        p.setClipRect(l.cellArea(), Qt::IntersectClip);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(palette.color(QPalette::Highlight), 2.0, Qt::DashLine));
         for (int column : m_highlightColumns)
@@ -181,6 +215,7 @@ void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette 
     // Two rings, so the outline shows on dark and light cells alike.
     const QRectF cell = l.cellRect(m_hoverRow, m_hoverColumn);
     p.save();
+    p.setClipRect(l.cellArea().adjusted(-2, -2, 2, 2), Qt::IntersectClip);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(palette.color(QPalette::Base), 3));
     p.drawRect(cell.adjusted(1.5, 1.5, -1.5, -1.5));
@@ -189,10 +224,22 @@ void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette 
     p.restore();
 }
 
-void HeatmapPainter::rebuildImage(QRgb masked) const
+QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l) const
 {
-    const int w = std::min(columns(), m_maxImageSize);
-    const int h = std::min(rows(), m_maxImageSize);
+    // One image of every cell, unless a pooled matrix is zoomed in: then the
+    // visible cells get their own image, one pixel per cell again once they
+    // are few enough, so a zoomed cell shows its own colour, not its block's.
+    if ((rows() <= m_maxImageSize && columns() <= m_maxImageSize) || l.zoom().isFit())
+        return allCells();
+    const auto [r0, r1] = l.visibleRows();
+    const auto [c0, c1] = l.visibleColumns();
+    return r1 > r0 && c1 > c0 ? QRect(c0, r0, c1 - c0, r1 - r0) : allCells();
+}
+
+void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
+{
+    const int w = std::min(cells.width(), m_maxImageSize);
+    const int h = std::min(cells.height(), m_maxImageSize);
     m_image = QImage(w, h, QImage::Format_RGB32);
     std::vector<QRgb> lut(kLutSize);
     for (int i = 0; i < kLutSize; ++i) {
@@ -204,11 +251,11 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     const double scale = (kLutSize - 1) / (m_showScores ? 2 * m_rangeMax : m_rangeMax);
     const bool causal = m_snapshot->result->causal;
     const attn::AttentionMatrix &values = *this->values();
-    const int nRows = rows(), nColumns = columns();
+    const int nColumns = columns();
     // The columns each pixel covers, once rather than per row.
     std::vector<int> firstColumn(std::size_t(w) + 1);
     for (int x = 0; x <= w; ++x)
-        firstColumn[std::size_t(x)] = int(qint64(x) * nColumns / w);
+        firstColumn[std::size_t(x)] = cells.x() + int(qint64(x) * cells.width() / w);
     uchar *const bits = m_image.bits();
     const qsizetype bytesPerLine = m_image.bytesPerLine();
     // Image lines [y0, y1), reading the matrix row by row: a large result
@@ -224,7 +271,8 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
         for (int y = y0; y < y1; ++y) {
             // A block of rows/columns per pixel; the strongest unmasked value wins
             // so a lone peak stays visible when 4096 tokens share 600 pixels.
-            const int r0 = int(qint64(y) * nRows / h), r1 = int(qint64(y + 1) * nRows / h);
+            const int r0 = cells.y() + int(qint64(y) * cells.height() / h);
+            const int r1 = cells.y() + int(qint64(y + 1) * cells.height() / h);
             std::fill(any.begin(), any.end(), 0);
             for (int r = r0; r < r1; ++r) {
                 if (single) {
@@ -252,13 +300,14 @@ void HeatmapPainter::rebuildImage(QRgb masked) const
     };
     // Both cores for a large matrix (4096 tokens: 16 M cells); the causal mask
     // leaves more cells in the lower lines, so the split is not at the middle.
-    if (qint64(nRows) * nColumns < (qint64(1) << 20)) {
+    if (qint64(cells.height()) * cells.width() < (qint64(1) << 20)) {
         paintLines(0, h);
     } else {
         const int split = causal ? int(h * 0.7071) : h / 2;
         attn::runBoth([&] { paintLines(0, split); }, [&] { paintLines(split, h); });
     }
     m_imageMasked = masked;
+    m_imageCells = cells;
     m_imageDirty = false;
 }
 
@@ -266,40 +315,58 @@ bool HeatmapPainter::needsImage(const QPalette &palette) const
 {
     if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
         return false;
-    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb();
+    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb() || m_imageCells != allCells();
 }
 
 void HeatmapPainter::prepareImage(const QPalette &palette) const
 {
     if (needsImage(palette))
-        rebuildImage(maskedBackground(palette).rgb());
+        rebuildImage(maskedBackground(palette).rgb(), allCells());
 }
 
 void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
 {
     const QColor masked = maskedBackground(palette);
+    const auto [r0, r1] = l.visibleRows();
+    const auto [c0, c1] = l.visibleColumns();
     if (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells) {
-        for (int r = 0; r < rows(); ++r) {
-            for (int c = 0; c < columns(); ++c)
+        for (int r = r0; r < r1; ++r) {
+            for (int c = c0; c < c1; ++c)
                 p.fillRect(l.cellRect(r, c), isMasked(r, c) ? masked : colorFor(valueAt(r, c)));
         }
     } else {
-        if (m_imageDirty || m_imageMasked != masked.rgb())
-            rebuildImage(masked.rgb());
+        const QRect wanted = wantedImageCells(l);
+        if (m_imageDirty || m_imageMasked != masked.rgb() || m_imageCells != wanted)
+            rebuildImage(masked.rgb(), wanted);
+        // Only the image pixels over visible cells, each stretched exactly over
+        // the cells it stands for (pixel x starts at column firstColumn(x)).
+        const QRect &ic = m_imageCells;
+        const int w = m_image.width(), h = m_image.height();
+        const auto columnOf = [&](int x) { return ic.x() + int(qint64(x) * ic.width() / w); };
+        const auto rowOf = [&](int y) { return ic.y() + int(qint64(y) * ic.height() / h); };
+        // Rounding down may start a pixel early; the clip hides the extra.
+        const int x0 = std::clamp(int(qint64(c0 - ic.x()) * w / ic.width()), 0, w);
+        const int x1 = std::clamp(int((qint64(c1 - ic.x()) * w + ic.width() - 1) / ic.width()) + 1, x0, w);
+        const int y0 = std::clamp(int(qint64(r0 - ic.y()) * h / ic.height()), 0, h);
+        const int y1 = std::clamp(int((qint64(r1 - ic.y()) * h + ic.height() - 1) / ic.height()) + 1, y0, h);
+        const QPointF origin = l.contentRect().topLeft();
+        const QRectF target(QPointF(origin.x() + columnOf(x0) * l.cellWidth(), origin.y() + rowOf(y0) * l.cellHeight()),
+                            QPointF(origin.x() + columnOf(x1) * l.cellWidth(), origin.y() + rowOf(y1) * l.cellHeight()));
         // Nearest neighbour: a cell is a flat block of colour, never a blur.
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        p.drawImage(l.cellArea(), m_image);
+        if (x1 > x0 && y1 > y0)
+            p.drawImage(target, m_image, QRectF(x0, y0, x1 - x0, y1 - y0));
     }
     // Thin gaps between big cells make single cells easy to tell apart.
     if (!m_compact && l.cellWidth() >= 14 && l.cellHeight() >= 14) {
         p.setPen(QPen(palette.color(QPalette::Base), 1));
         const QRectF area = l.cellArea();
-        for (int c = 1; c < columns(); ++c) {
-            const qreal x = area.left() + c * l.cellWidth();
+        for (int c = std::max(1, c0); c < c1; ++c) {
+            const qreal x = l.cellRect(0, c).left();
             p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
         }
-        for (int r = 1; r < rows(); ++r) {
-            const qreal y = area.top() + r * l.cellHeight();
+        for (int r = std::max(1, r0); r < r1; ++r) {
+            const qreal y = l.cellRect(r, 0).top();
             p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
         }
     }
@@ -309,21 +376,26 @@ void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalet
 {
     if (!m_snapshot->result->causal)
         return;
-    // The masked keys (column > row) form a staircase: one polygon, O(rows).
+    // The masked keys (column > row) of the visible rows form a staircase:
+    // one polygon, O(visible rows).
     const QRectF area = l.cellArea();
+    const auto [r0, r1] = l.visibleRows();
+    if (r1 <= r0)
+        return;
     QPolygonF stairs;
-    stairs.reserve(2 * rows() + 2);
-    stairs << area.topRight();
-    for (int r = 0; r < rows(); ++r) {
-        const qreal x = std::min(area.right(), area.left() + (r + 1) * l.cellWidth());
-        stairs << QPointF(x, area.top() + r * l.cellHeight()) << QPointF(x, area.top() + (r + 1) * l.cellHeight());
+    stairs.reserve(2 * (r1 - r0) + 2);
+    stairs << QPointF(area.right(), l.cellRect(r0, 0).top());
+    for (int r = r0; r < r1; ++r) {
+        const QRectF diagonal = l.cellRect(r, r);
+        const qreal x = std::clamp(diagonal.right(), area.left(), area.right());
+        stairs << QPointF(x, diagonal.top()) << QPointF(x, diagonal.bottom());
     }
-    stairs << area.bottomRight();
+    stairs << QPointF(area.right(), l.cellRect(r1 - 1, 0).bottom());
     p.save();
     p.setPen(Qt::NoPen);
     p.setBrush(maskedBackground(palette));
     p.drawPolygon(stairs);
-    p.setBrushOrigin(area.topLeft());
+    p.setBrushOrigin(l.contentRect().topLeft());
     p.setBrush(QBrush(maskedHatch(palette), Qt::BDiagPattern));
     p.drawPolygon(stairs);
     p.restore();
@@ -334,8 +406,10 @@ void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
     if (!l.numbersFit())
         return;
     const QFontMetricsF metrics(p.font(), p.device());
-    for (int r = 0; r < rows(); ++r) {
-        for (int c = 0; c < columns(); ++c) {
+    const auto [r0, r1] = l.visibleRows();
+    const auto [c0, c1] = l.visibleColumns();
+    for (int r = r0; r < r1; ++r) {
+        for (int c = c0; c < c1; ++c) {
             if (isMasked(r, c))
                 continue;
             const double v = valueAt(r, c);
