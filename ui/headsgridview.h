@@ -29,6 +29,7 @@ public:
     void setVectorCells(bool vector);
 
     int tileCount() const { return int(m_tiles.size()); }
+    const HeatmapPainter &tile(int index) const { return m_tiles.at(std::size_t(index)); }
     int headOfTile(int index) const { return index == tileCount() - 1 ? -1 : index; }
     int tileOfHead(int head) const { return head < 0 || head >= tileCount() - 1 ? tileCount() - 1 : head; }
     QRectF tileRect(const QRectF &bounds, int index) const;

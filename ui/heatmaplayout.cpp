@@ -101,7 +101,7 @@ HeatmapLayout::HeatmapLayout(const QRectF &bounds, int rows, int columns, const 
         const qreal line = metrics.height();
         m_rowStep = labelStep(m_cellHeight, line);
         m_columnStep = m_columnsRotated ? labelStep(m_cellWidth, line) : 1;
-        m_numbersFit = m_cellWidth >= std::max<qreal>(34, metrics.horizontalAdvance(QStringLiteral("0.00")) + 6)
+        m_numbersFit = m_cellWidth >= std::max<qreal>(34, metrics.horizontalAdvance(options.cellValueText) + 6)
             && m_cellHeight >= std::max<qreal>(16, line + 2);
     }
 }

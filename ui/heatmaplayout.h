@@ -31,6 +31,7 @@ struct HeatmapLayoutOptions
     bool compact = false;      // cells only: no labels, titles or colour bar (the heads grid)
     qreal maxLabelWidth = 110; // longer token labels are elided to this
     QString widestValueText = QStringLiteral("-0.00"); // sizes the colour bar's tick labels
+    QString cellValueText = QStringLiteral("0.00"); // the numbers in cells: they show when this fits
     HeatmapZoom zoom = {};
 };
 

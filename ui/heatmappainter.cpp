@@ -148,6 +148,7 @@ const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &fon
         const QString low = formatTick(m_rangeMin), high = formatTick(m_rangeMax);
         options.widestValueText = low.size() > high.size() ? low : high;
         options.zoom = m_compact ? HeatmapZoom() : m_zoom;
+        options.cellValueText = QString::number(0.0, 'f', cellDecimals());
         const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
         m_layout = HeatmapLayout(rect, rows(), columns(), m_rowLabels, m_columnLabels, metrics, options);
         m_layoutKey = key;
@@ -401,6 +402,13 @@ void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalet
     p.restore();
 }
 
+int HeatmapPainter::cellDecimals() const
+{
+    // Two significant digits of the largest value: 2000 tokens share weights
+    // of about 0.0005, which two decimals would all show as "0.00".
+    return m_dataMax >= 100 ? 0 : std::clamp(1 - int(std::floor(std::log10(m_dataMax))), 2, 6);
+}
+
 void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
 {
     if (!l.numbersFit())
@@ -408,12 +416,13 @@ void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
     const QFontMetricsF metrics(p.font(), p.device());
     const auto [r0, r1] = l.visibleRows();
     const auto [c0, c1] = l.visibleColumns();
+    const int decimals = cellDecimals();
     for (int r = r0; r < r1; ++r) {
         for (int c = c0; c < c1; ++c) {
             if (isMasked(r, c))
                 continue;
             const double v = valueAt(r, c);
-            const QString text = QString::number(v, 'f', 2);
+            const QString text = QString::number(v, 'f', decimals);
             if (metrics.horizontalAdvance(text) > l.cellWidth() - 4)
                 continue; // a large score: skip it rather than spill over
             p.setPen(contrastingTextColor(colorFor(v)));

@@ -126,6 +126,7 @@ private:
     void paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     QString formatTick(double value) const;
+    int cellDecimals() const; // of the numbers in cells
 
     SnapshotPtr m_snapshot;
     int m_head = 0;
