@@ -4,11 +4,14 @@
 #include "headsgridview.h"
 #include "heatmaplayout.h"
 #include "heatmapview.h"
+#include "mainwindow.h"
 
 #include <QAction>
 #include <QNativeGestureEvent>
 #include <QPointingDevice>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -85,6 +88,12 @@ class TestHeatmapZoom : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // never the user's settings
+        QSettings().clear();
+    }
+
     // Expected values worked by hand: the cell area is W × H; zoomed by z the
     // matrix is zW × zH, and a centre (cx, cy) scrolls cx·zW − W/2 out on the
     // left. With n cells of zW/n each, the first visible column is
@@ -543,6 +552,26 @@ private slots:
         grid.setSnapshot(doc.snapshot()); // a new result keeps the scale
         QCOMPARE(grid.gridPainter().tile(1).rangeMax(), 1.0);
         QCOMPARE(grid.gridPainter().tileTitle(0), QStringLiteral("head 0"));
+    }
+
+    // The window only wires: the grid follows the heatmap's scale, and the
+    // choice is in the settings the next window starts from.
+    void windowRemembersTheScale()
+    {
+        Document doc; // unedited: closing asks nothing
+        {
+            MainWindow window(&doc);
+            QVERIFY(!window.heatmap()->colorScale().fixedWeights);
+            window.heatmap()->weightsFixedAction()->trigger();
+            QCOMPARE(window.headsGrid()->gridPainter().tile(0).rangeMax(), 1.0);
+            window.show();
+            QVERIFY(window.close());
+        }
+        QCOMPARE(QSettings().value(QStringLiteral("view/weightScale")).toString(), QStringLiteral("fixed"));
+        MainWindow again(&doc);
+        QVERIFY(again.heatmap()->colorScale().fixedWeights);
+        QCOMPARE(again.headsGrid()->gridPainter().tile(1).rangeMax(), 1.0);
+        QSettings().clear();
     }
 };
 
