@@ -146,7 +146,7 @@ void TestExportCli::pictures_data()
         const char *view;
         QStringList texts;
     } views[] = {{"heatmap", tokens},  {"scores", tokens},           {"pipeline", tokens},
-                 {"bars", {"journey"}}, {"heads", {"head 1", "average"}}, {"dashboard", tokens}};
+                 {"bars", {"journey"}}, {"heads", {"head 0", "average"}}, {"dashboard", tokens}};
     for (const auto &v : views) {
         for (const char *suffix : {"png", "svg", "pdf"}) {
             QTest::addRow("%s.%s", v.view, suffix)
