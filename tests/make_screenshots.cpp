@@ -3,6 +3,7 @@
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 
 #include "document.h"
+#include "heatmapview.h"
 #include "mainwindow.h"
 #include "crossattentionpanel.h"
 #include "walkthroughpanel.h"
@@ -11,6 +12,7 @@
 #include <QPalette>
 #include <QDir>
 #include <QDockWidget>
+#include <QPainter>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <cstdio>
@@ -39,6 +41,69 @@ void raiseDock(MainWindow &window, QWidget *content)
         }
 }
 
+void save(const QImage &image, const QString &path)
+{
+    if (!image.save(path))
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+    else
+        std::printf("%s\n", qPrintable(path));
+}
+
+// The heatmap alone: 2000 tokens fitted and zoomed in, and one edit drawn
+// fitted and on the fixed 0–1 scale, side by side.
+void shootHeatmaps(const QDir &out)
+{
+    {
+        const QStringList base = QStringLiteral("the quick brown fox jumps over the lazy dog while seven tired "
+                                                "engineers quietly watch attention weights shift across tokens")
+                                     .split(QLatin1Char(' '));
+        QStringList words;
+        for (int i = 0; i < 2000; ++i)
+            words << base[i % base.size()];
+        Document doc;
+        doc.setSentence(words.join(QLatin1Char(' ')));
+        while (doc.isComputing()) // a large sentence is computed on a worker thread
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        HeatmapView view;
+        view.resize(900, 700);
+        view.setSnapshot(doc.snapshot());
+        view.setQuery(1010);
+        view.show();
+        QApplication::processEvents();
+        save(view.grab().toImage(), out.filePath(QStringLiteral("heatmap-2000-fit.png")));
+        view.setZoom(HeatmapZoom{140, QPointF(0.5025, 0.5065)});
+        QApplication::processEvents();
+        save(view.grab().toImage(), out.filePath(QStringLiteral("heatmap-2000-zoomed.png")));
+    }
+    {
+        Document doc;
+        HeatmapView before, after;
+        for (HeatmapView *view : {&before, &after}) {
+            view->resize(520, 420);
+            view->setQuery(1);
+        }
+        before.setSnapshot(doc.snapshot());
+        attn::Session s = doc.session();
+        s.embeddings.row(1) *= 3; // "journey" three times as long: sharper weights
+        doc.resetSession(s);
+        after.setSnapshot(doc.snapshot());
+        const auto pair = [&](const QString &name) {
+            QImage image(1040, 420, QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&image);
+            p.drawImage(0, 0, before.grab().toImage());
+            p.drawImage(520, 0, after.grab().toImage());
+            p.end();
+            save(image, out.filePath(name));
+        };
+        pair(QStringLiteral("heatmap-fitted-pair.png"));
+        ColorScale fixed;
+        fixed.fixedWeights = true;
+        before.setColorScale(fixed);
+        after.setColorScale(fixed);
+        pair(QStringLiteral("heatmap-fixed-scale.png"));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -48,6 +113,9 @@ int main(int argc, char **argv)
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     const QDir out(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("."));
     QDir().mkpath(out.path());
+    shootHeatmaps(out);
+    if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
+        return 0;
 
     {
         Document doc;

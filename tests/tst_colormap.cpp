@@ -1,9 +1,14 @@
 // The colour maps alone: published endpoints, rising lightness, a neutral
-// diverging centre, names and the text-contrast helper.
+// diverging centre, names and the text-contrast helper; the fixed colour
+// scale's round range and its settings.
 #include "colormap.h"
+#include "colorscale.h"
 
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <limits>
 
 Q_DECLARE_METATYPE(ColorMap)
 
@@ -113,6 +118,56 @@ private slots:
         QCOMPARE(contrastingTextColor(QColor(Qt::white)), QColor(Qt::black));
         QCOMPARE(contrastingTextColor(divergingColor(0.0)), QColor(Qt::black));
         QCOMPARE(contrastingTextColor(divergingColor(-1.0)), QColor(Qt::white));
+    }
+
+    // R of a fixed score range: the next of 1, 2, 5 × 10ⁿ at or above the largest |score|.
+    void roundScoreLimit_data()
+    {
+        QTest::addColumn<double>("largest");
+        QTest::addColumn<double>("limit");
+        QTest::newRow("0.7") << 0.7 << 1.0;
+        QTest::newRow("1 exactly") << 1.0 << 1.0;
+        QTest::newRow("1.2") << 1.2 << 2.0;
+        QTest::newRow("2 exactly") << 2.0 << 2.0;
+        QTest::newRow("3.2") << 3.2 << 5.0;
+        QTest::newRow("7") << 7.0 << 10.0;
+        QTest::newRow("12") << 12.0 << 20.0;
+        QTest::newRow("0.031") << 0.031 << 0.05;
+        QTest::newRow("4.9e200") << 4.9e200 << 5e200;
+        QTest::newRow("zero") << 0.0 << 1.0;
+        QTest::newRow("negative") << -3.0 << 1.0;
+        QTest::newRow("NaN") << std::nan("") << 1.0;
+        QTest::newRow("infinity") << std::numeric_limits<double>::infinity() << 1.0;
+    }
+    void roundScoreLimit()
+    {
+        QFETCH(double, largest);
+        QFETCH(double, limit);
+        const double r = ColorScale::roundLimitAbove(largest);
+        QVERIFY2(std::abs(r - limit) <= 1e-12 * limit, qPrintable(QString::number(r, 'g', 17)));
+    }
+
+    void scaleSettings()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("view.ini")), QSettings::IniFormat);
+        QCOMPARE(ColorScale::fromSettings(settings), ColorScale()); // nothing saved: fitted
+        ColorScale fixed;
+        fixed.fixedWeights = true;
+        fixed.fixedScores = true;
+        fixed.scoreLimit = 5;
+        fixed.save(settings);
+        QCOMPARE(settings.value(QStringLiteral("view/weightScale")).toString(), QStringLiteral("fixed"));
+        QCOMPARE(ColorScale::fromSettings(settings), fixed);
+        // A hand-edited file: unknown words are "fit", a bad R is dropped.
+        settings.setValue(QStringLiteral("view/weightScale"), QStringLiteral("sometimes"));
+        settings.setValue(QStringLiteral("view/scoreLimit"), QStringLiteral("-inf"));
+        const ColorScale edited = ColorScale::fromSettings(settings);
+        QVERIFY(!edited.fixedWeights);
+        QVERIFY(edited.fixedScores);
+        QCOMPARE(edited.scoreLimit, 0.0);
+        settings.setValue(QStringLiteral("view/scoreLimit"), QStringLiteral("lots"));
+        QCOMPARE(ColorScale::fromSettings(settings).scoreLimit, 0.0);
     }
 };
 

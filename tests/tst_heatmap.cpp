@@ -317,7 +317,7 @@ private slots:
         HeatmapView view;
         view.setSnapshot(doc.snapshot());
         view.setHead(1);
-        QCOMPARE(view.painter().title(), QStringLiteral("Attention weights α · head 2 of 4"));
+        QCOMPARE(view.painter().title(), QStringLiteral("Attention weights α · head 1 (heads 0–3)"));
         view.setHead(-1);
         QVERIFY(view.tooltipText(1, 2).contains(QStringLiteral("average over 4 heads")));
         view.setHead(9); // gone: falls back to the average

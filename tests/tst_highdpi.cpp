@@ -49,6 +49,35 @@ private slots:
                  qPrintable(QString::number(blendedPixelsAcross(image, y, edge - 6, edge + 6))));
     }
 
+    // Zoomed in, the one-pixel-per-cell image is scaled without smoothing:
+    // a cell edge is as sharp as at fit.
+    void zoomedHeatmapIsCrispAtRatioTwo()
+    {
+        Document doc;
+        QStringList words;
+        for (int i = 0; i < 300; ++i)
+            words << QStringLiteral("w%1").arg(i % 37);
+        doc.setSentence(words.join(QLatin1Char(' ')));
+        QVERIFY(QTest::qWaitFor([&] { return !doc.isComputing(); }, 20000));
+        HeatmapView view;
+        view.setSnapshot(doc.snapshot());
+        view.setQuery(-1);
+        view.resize(500, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setZoom({12, QPointF(0.4, 0.6)}); // cells about 12 px: no grid lines, no numbers
+        const QImage image = view.grab().toImage();
+        const HeatmapLayout &l = view.currentLayout();
+        const int row = (l.visibleRows().first + l.visibleRows().second) / 2;
+        const int column = (l.visibleColumns().first + l.visibleColumns().second) / 2;
+        const QRectF a = l.cellRect(row, column);
+        QVERIFY(a.width() > 8);
+        const int y = int(a.center().y() * 2);
+        const int edge = int(a.right() * 2);
+        QVERIFY2(blendedPixelsAcross(image, y, edge - 6, edge + 6) <= 1,
+                 qPrintable(QString::number(blendedPixelsAcross(image, y, edge - 6, edge + 6))));
+    }
+
     void barChartIsCrispAtRatioTwo()
     {
         Document doc;

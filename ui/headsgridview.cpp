@@ -1,5 +1,6 @@
 #include "headsgridview.h"
 
+#include "notation.h"
 #include "twothreads.h"
 #include "widgetcache.h"
 
@@ -36,6 +37,7 @@ void HeadsGridPainter::setSnapshot(SnapshotPtr snapshot)
         tile.setHead(headOfTile(i));
         tile.setShowScores(m_showScores);
         tile.setColorMap(m_colorMap);
+        tile.setColorScale(m_colorScale);
         tile.setQuery(m_query);
         tile.setVectorCells(m_vectorCells);
         tile.setSnapshot(m_snapshot);
@@ -54,6 +56,13 @@ void HeadsGridPainter::setColorMap(ColorMap map)
     m_colorMap = map;
     for (HeatmapPainter &tile : m_tiles)
         tile.setColorMap(map);
+}
+
+void HeadsGridPainter::setColorScale(const ColorScale &scale)
+{
+    m_colorScale = scale;
+    for (HeatmapPainter &tile : m_tiles)
+        tile.setColorScale(scale);
 }
 
 void HeadsGridPainter::setQuery(int row)
@@ -95,8 +104,7 @@ int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
 QString HeadsGridPainter::tileTitle(int index) const
 {
     const int head = headOfTile(index);
-    return head < 0 ? QCoreApplication::translate("HeadsGridView", "average")
-                    : QCoreApplication::translate("HeadsGridView", "head %1").arg(head + 1);
+    return head < 0 ? QCoreApplication::translate("HeadsGridView", "average") : attn::headName(head);
 }
 
 void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &palette) const
@@ -184,6 +192,14 @@ void HeadsGridView::setShowScores(bool scores)
 void HeadsGridView::setColorMap(ColorMap map)
 {
     m_grid.setColorMap(map);
+    invalidate();
+}
+
+void HeadsGridView::setColorScale(const ColorScale &scale)
+{
+    if (scale == m_grid.colorScale())
+        return;
+    m_grid.setColorScale(scale);
     invalidate();
 }
 

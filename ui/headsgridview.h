@@ -3,6 +3,7 @@
 // picks the head the big heatmap shows.
 
 #include "colormap.h"
+#include "colorscale.h"
 #include "heatmappainter.h"
 #include "snapshot.h"
 
@@ -20,11 +21,15 @@ public:
     int selectedHead() const { return m_selected; }
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    // The big heatmap's scale, so fixed colours mean the same in every tile.
+    void setColorScale(const ColorScale &scale);
+    ColorScale colorScale() const { return m_colorScale; }
     void setQuery(int row);
     int query() const { return m_query; }
     void setVectorCells(bool vector);
 
     int tileCount() const { return int(m_tiles.size()); }
+    const HeatmapPainter &tile(int index) const { return m_tiles.at(std::size_t(index)); }
     int headOfTile(int index) const { return index == tileCount() - 1 ? -1 : index; }
     int tileOfHead(int head) const { return head < 0 || head >= tileCount() - 1 ? tileCount() - 1 : head; }
     QRectF tileRect(const QRectF &bounds, int index) const;
@@ -39,6 +44,7 @@ private:
     int m_selected = -1;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
+    ColorScale m_colorScale;
     int m_query = -1;
     bool m_vectorCells = false;
 };
@@ -53,6 +59,7 @@ public:
     void setSelectedHead(int head); // -1: the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    void setColorScale(const ColorScale &scale);
     void setQuery(int row);
 
     int selectedHead() const { return m_grid.selectedHead(); }

@@ -2,6 +2,8 @@
 // colour bar. HeatmapPainter's other half; the cells are in heatmappainter.cpp.
 #include "heatmappainter.h"
 
+#include "notation.h"
+
 #include <QCoreApplication>
 #include <QLinearGradient>
 #include <QPainter>
@@ -23,15 +25,22 @@ QString HeatmapPainter::title() const
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
     if (heads > 1) {
         const int head = effectiveHead();
+        // Heads are numbered from 0, as in files and on the command line.
         text += QStringLiteral(" · ")
-            + (head >= 0 ? tr("head %1 of %2").arg(head + 1).arg(heads) : tr("average of %1 heads").arg(heads));
+            + (head >= 0 ? tr("%1 (heads 0–%2)").arg(attn::headName(head)).arg(heads - 1)
+                         : tr("average of %1 heads").arg(heads));
     }
     return text;
 }
 
 QString HeatmapPainter::colorBarTitle() const
 {
-    return m_showScores ? tr("score ω") : tr("weight α");
+    // Says which scale is in force: fitted colours cannot be compared between edits.
+    if (m_showScores)
+        return m_colorScale.fixedScores ? tr("scores ω, fixed scale ±%1").arg(formatTick(m_rangeMax))
+                                        : tr("scores ω, scale ±max %1").arg(formatTick(m_dataMax));
+    return m_colorScale.fixedWeights ? tr("weights α, fixed scale 0–1")
+                                     : tr("weights α, scale 0–max %1").arg(formatTick(m_dataMax));
 }
 
 QString HeatmapPainter::formatTick(double value) const
@@ -68,19 +77,28 @@ void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPal
                Qt::AlignCenter, tr("query"));
     p.restore();
 
-    // Only every k-th label when cells are thinner than a line: O(n / k) text.
-    const QStringList &rowTokens = m_snapshot->rowTokens;
-    for (int r = 0; r < rows() && r < rowTokens.size(); r += l.rowLabelStep()) {
+    // Only every k-th label when cells are thinner than a line, and only the
+    // visible ones when zoomed in: O(visible / k) text. Half a line of slack
+    // so the edge labels of a fitted matrix are not cut.
+    const qreal line = metrics.height();
+    const auto firstShown = [](int first, int step) { return (first + step - 1) / step * step; };
+    const auto [r0, r1] = l.visibleRows();
+    p.save();
+    p.setClipRect(l.rowLabelArea().adjusted(0, -line / 2, 0, line / 2), Qt::IntersectClip);
+    for (int r = firstShown(r0, l.rowLabelStep()); r < r1 && r < m_rowLabels.size(); r += l.rowLabelStep()) {
         const bool isQuery = r == m_query;
         p.setFont(isQuery ? bold : normal);
         const QFontMetricsF &m = isQuery ? boldMetrics : metrics;
         p.drawText(l.rowLabelRect(r), Qt::AlignRight | Qt::AlignVCenter,
-                   m.elidedText(rowTokens[r], Qt::ElideRight, l.rowLabelLength()));
+                   m.elidedText(m_rowLabels[r], Qt::ElideRight, l.rowLabelLength()));
     }
+    p.restore();
     p.setFont(normal);
-    const QStringList &columnTokens = m_snapshot->columnTokens;
-    for (int c = 0; c < columns() && c < columnTokens.size(); c += l.columnLabelStep()) {
-        const QString label = metrics.elidedText(columnTokens[c], Qt::ElideRight, l.columnLabelLength());
+    const auto [c0, c1] = l.visibleColumns();
+    p.save();
+    p.setClipRect(l.columnLabelArea().adjusted(-line / 2, 0, line / 2, 0), Qt::IntersectClip);
+    for (int c = firstShown(c0, l.columnLabelStep()); c < c1 && c < m_columnLabels.size(); c += l.columnLabelStep()) {
+        const QString label = metrics.elidedText(m_columnLabels[c], Qt::ElideRight, l.columnLabelLength());
         const QRectF slot = l.columnLabelRect(c);
         if (!l.columnLabelsRotated()) {
             p.drawText(slot, Qt::AlignHCenter | Qt::AlignBottom, label);
@@ -94,6 +112,7 @@ void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPal
                    Qt::AlignLeft | Qt::AlignVCenter, label);
         p.restore();
     }
+    p.restore();
 }
 
 void HeatmapPainter::paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
@@ -125,7 +144,8 @@ void HeatmapPainter::paintColorBar(QPainter &p, const HeatmapLayout &l, const QP
     p.save();
     p.translate(titleRect.center());
     p.rotate(-90);
+    const QFontMetricsF metrics(p.font(), p.device());
     p.drawText(QRectF(-titleRect.height() / 2, -titleRect.width() / 2, titleRect.height(), titleRect.width()),
-               Qt::AlignCenter, colorBarTitle());
+               Qt::AlignCenter, metrics.elidedText(colorBarTitle(), Qt::ElideRight, titleRect.height()));
     p.restore();
 }

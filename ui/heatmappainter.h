@@ -3,6 +3,7 @@
 // any QPainter: the one path behind the widget and PNG, SVG and PDF export.
 
 #include "colormap.h"
+#include "colorscale.h"
 #include "heatmaplayout.h"
 #include "snapshot.h"
 
@@ -12,7 +13,9 @@
 #include <QFont>
 #include <QImage>
 #include <QPalette>
+#include <QRect>
 #include <QString>
+#include <QStringList>
 #include <algorithm>
 
 class QPainter;
@@ -37,6 +40,12 @@ public:
         m_colorMap = map;
     }
     ColorMap colorMap() const { return m_colorMap; }
+    // Fitted to the matrix shown, or fixed (0–1 for weights, ±R for scores).
+    void setColorScale(const ColorScale &scale);
+    ColorScale colorScale() const { return m_colorScale; }
+    // Which part of the matrix is drawn; the cells keep their cached image.
+    void setZoom(const HeatmapZoom &zoom) { m_zoom = zoom; }
+    HeatmapZoom zoom() const { return m_zoom; }
     void setQuery(int row) { m_query = row; } // -1: no query row outlined
     int query() const { return m_query; }
     void setHoverCell(int row, int column) // -1, -1: none
@@ -76,9 +85,16 @@ public:
     int columns() const { return m_hasValues ? int(values()->cols()) : 0; }
     double valueAt(int row, int column) const { return (*values())(row, column); }
     bool isMasked(int row, int column) const;
-    // The value range the colour map spans: [0, max weight] or [-max|s|, max|s|].
+    // The value range the colour map spans: [0, max weight] or [-max|s|, max|s|]
+    // fitted to the data, or [0, 1] and [-R, R] on a fixed scale.
     double rangeMin() const { return m_rangeMin; }
     double rangeMax() const { return m_rangeMax; }
+    bool isScaleFixed() const { return m_showScores ? m_colorScale.fixedScores : m_colorScale.fixedWeights; }
+    // The largest weight (or |score|) drawn, whatever the scale.
+    double dataMax() const { return m_dataMax; }
+    // How the axes name token i: attn::tokenLabels ("over₇" for a repeated word).
+    const QStringList &rowLabels() const { return m_rowLabels; }
+    const QStringList &columnLabels() const { return m_columnLabels; }
     QColor colorFor(double value) const;
     QString title() const;
     QString colorBarTitle() const;
@@ -100,18 +116,26 @@ public:
 
 private:
     void updateValues();
-    void rebuildImage(QRgb masked) const;
+    void updateRange();
+    QRect allCells() const { return QRect(0, 0, columns(), rows()); }
+    QRect wantedImageCells(const HeatmapLayout &l) const;
+    void rebuildImage(QRgb masked, const QRect &cells) const;
     void paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintNumbers(QPainter &p, const HeatmapLayout &l) const;
     void paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     QString formatTick(double value) const;
+    int cellDecimals() const; // of the numbers in cells
 
     SnapshotPtr m_snapshot;
     int m_head = 0;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
+    ColorScale m_colorScale;
+    HeatmapZoom m_zoom;
+    QStringList m_rowLabels;
+    QStringList m_columnLabels;
     int m_query = -1;
     int m_highlightRow = -1;
     QList<int> m_highlightColumns;
@@ -130,9 +154,11 @@ private:
     attn::AttentionMatrix m_average;
     double m_rangeMin = 0.0;
     double m_rangeMax = 1.0;
+    double m_dataMax = 1.0;
     int m_generation = 0; // bumps on every data change; keys the caches
 
-    mutable QImage m_image; // one pixel per cell (or per pooled block)
+    mutable QImage m_image; // one pixel per cell (or per pooled block) of m_imageCells
+    mutable QRect m_imageCells; // all cells, or the visible ones of a pooled matrix zoomed in
     mutable bool m_imageDirty = true;
     mutable QRgb m_imageMasked = 0;
     mutable HeatmapLayout m_layout;

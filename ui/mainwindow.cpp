@@ -289,6 +289,7 @@ void MainWindow::connectDocument()
     connect(m_chips, &TokenChips::querySelected, m_document, &Document::setQuery);
     connect(m_heatmap, &HeatmapView::querySelected, m_document, &Document::setQuery);
     connect(m_headsGrid, &HeadsGridView::headSelected, this, &MainWindow::selectHead);
+    connect(m_heatmap, &HeatmapView::colorScaleChanged, m_headsGrid, &HeadsGridView::setColorScale);
     connect(m_editor, &EmbeddingEditor::valueEdited, m_document, &Document::setEmbeddingValue);
     connect(m_editor, &EmbeddingEditor::dModelEdited, m_document, &Document::setDModel);
     connect(m_options, &OptionsPanel::configEdited, m_document, &Document::setAttention);
@@ -429,6 +430,7 @@ void MainWindow::restoreSettings()
     setShowScores(settings.value(QStringLiteral("view/showScores"), false).toBool());
     setColorMap(colorMapFromName(settings.value(QStringLiteral("view/colorMap")).toString())
                     .value_or(ColorMap::Viridis));
+    m_heatmap->setColorScale(ColorScale::fromSettings(settings));
     m_editor->setSliderRange(settings.value(QStringLiteral("editor/range"), 2.0).toDouble());
 }
 
@@ -439,6 +441,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("view/showScores"), m_showScores);
     settings.setValue(QStringLiteral("view/colorMap"), colorMapName(m_colorMap));
+    m_heatmap->colorScale().save(settings);
     settings.setValue(QStringLiteral("editor/range"), m_editor->sliderRange());
 }
 

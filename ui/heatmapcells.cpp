@@ -1,0 +1,165 @@
+// The heatmap's cells: the cached image (one pixel per cell, or per pooled
+// block) and drawing its visible part. HeatmapPainter's third part, beside
+// heatmappainter.cpp (data, mask, numbers) and heatmaplabels.cpp (text).
+#include "heatmappainter.h"
+
+#include "twothreads.h"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+constexpr int kLutSize = 1024;
+
+} // namespace
+
+QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l) const
+{
+    // One image of every cell, unless a pooled matrix is zoomed in: then the
+    // visible cells get their own image, one pixel per cell again once they
+    // are few enough, so a zoomed cell shows its own colour, not its block's.
+    if ((rows() <= m_maxImageSize && columns() <= m_maxImageSize) || l.zoom().isFit())
+        return allCells();
+    const auto [r0, r1] = l.visibleRows();
+    const auto [c0, c1] = l.visibleColumns();
+    return r1 > r0 && c1 > c0 ? QRect(c0, r0, c1 - c0, r1 - r0) : allCells();
+}
+
+void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
+{
+    const int w = std::min(cells.width(), m_maxImageSize);
+    const int h = std::min(cells.height(), m_maxImageSize);
+    m_image = QImage(w, h, QImage::Format_RGB32);
+    std::vector<QRgb> lut(kLutSize);
+    for (int i = 0; i < kLutSize; ++i) {
+        const double t = double(i) / (kLutSize - 1);
+        lut[i] = (m_showScores ? divergingColor(2 * t - 1) : sequentialColor(m_colorMap, t)).rgb();
+    }
+    // Scores map [-max, max] and weights [0, max] onto the whole table.
+    const double offset = m_showScores ? m_rangeMax : 0.0;
+    const double scale = (kLutSize - 1) / (m_showScores ? 2 * m_rangeMax : m_rangeMax);
+    const bool causal = m_snapshot->result->causal;
+    const attn::AttentionMatrix &values = *this->values();
+    const int nColumns = columns();
+    // The columns each pixel covers, once rather than per row.
+    std::vector<int> firstColumn(std::size_t(w) + 1);
+    for (int x = 0; x <= w; ++x)
+        firstColumn[std::size_t(x)] = cells.x() + int(qint64(x) * cells.width() / w);
+    uchar *const bits = m_image.bits();
+    const qsizetype bytesPerLine = m_image.bytesPerLine();
+    // Image lines [y0, y1), reading the matrix row by row: a large result
+    // derives its weights a whole row at a time.
+    const bool single = values.isSinglePrecision();
+    const auto paintLines = [&](int y0, int y1) {
+        // Double-precision matrices are read in double: scores of 1e300 are
+        // valid there and would be infinite in float.
+        Eigen::RowVectorXf rowF(nColumns);
+        Eigen::RowVectorXd row(nColumns);
+        std::vector<double> best(std::size_t(w), 0.0);
+        std::vector<char> any(std::size_t(w), 0);
+        for (int y = y0; y < y1; ++y) {
+            // A block of rows/columns per pixel; the strongest unmasked value wins
+            // so a lone peak stays visible when 4096 tokens share 600 pixels.
+            const int r0 = cells.y() + int(qint64(y) * cells.height() / h);
+            const int r1 = cells.y() + int(qint64(y + 1) * cells.height() / h);
+            std::fill(any.begin(), any.end(), 0);
+            for (int r = r0; r < r1; ++r) {
+                if (single) {
+                    values.rowInto(r, rowF);
+                    row = rowF.cast<double>();
+                } else {
+                    row = values.row(r);
+                }
+                const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
+                for (std::size_t x = 0; x < std::size_t(w); ++x) {
+                    const int cEnd = std::min(firstColumn[x + 1], visibleEnd);
+                    for (int c = firstColumn[x]; c < cEnd; ++c) {
+                        if (!any[x] || std::abs(row[c]) > std::abs(best[x]))
+                            best[x] = row[c];
+                        any[x] = 1;
+                    }
+                }
+            }
+            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
+            for (std::size_t x = 0; x < std::size_t(w); ++x) {
+                const int index = int((best[x] + offset) * scale + 0.5); // values are >= -offset
+                line[x] = any[x] ? lut[std::size_t(std::clamp(index, 0, kLutSize - 1))] : masked;
+            }
+        }
+    };
+    // Both cores for a large matrix (4096 tokens: 16 M cells); the causal mask
+    // leaves more cells in the lower lines, so the split is not at the middle.
+    if (qint64(cells.height()) * cells.width() < (qint64(1) << 20)) {
+        paintLines(0, h);
+    } else {
+        const int split = causal ? int(h * 0.7071) : h / 2;
+        attn::runBoth([&] { paintLines(0, split); }, [&] { paintLines(split, h); });
+    }
+    m_imageMasked = masked;
+    m_imageCells = cells;
+    m_imageDirty = false;
+}
+
+bool HeatmapPainter::needsImage(const QPalette &palette) const
+{
+    if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
+        return false;
+    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb() || m_imageCells != allCells();
+}
+
+void HeatmapPainter::prepareImage(const QPalette &palette) const
+{
+    if (needsImage(palette))
+        rebuildImage(maskedBackground(palette).rgb(), allCells());
+}
+
+void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
+{
+    const QColor masked = maskedBackground(palette);
+    const auto [r0, r1] = l.visibleRows();
+    const auto [c0, c1] = l.visibleColumns();
+    if (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells) {
+        for (int r = r0; r < r1; ++r) {
+            for (int c = c0; c < c1; ++c)
+                p.fillRect(l.cellRect(r, c), isMasked(r, c) ? masked : colorFor(valueAt(r, c)));
+        }
+    } else {
+        const QRect wanted = wantedImageCells(l);
+        if (m_imageDirty || m_imageMasked != masked.rgb() || m_imageCells != wanted)
+            rebuildImage(masked.rgb(), wanted);
+        // Only the image pixels over visible cells, each stretched exactly over
+        // the cells it stands for (pixel x starts at column firstColumn(x)).
+        const QRect &ic = m_imageCells;
+        const int w = m_image.width(), h = m_image.height();
+        const auto columnOf = [&](int x) { return ic.x() + int(qint64(x) * ic.width() / w); };
+        const auto rowOf = [&](int y) { return ic.y() + int(qint64(y) * ic.height() / h); };
+        // Rounding down may start a pixel early; the clip hides the extra.
+        const int x0 = std::clamp(int(qint64(c0 - ic.x()) * w / ic.width()), 0, w);
+        const int x1 = std::clamp(int((qint64(c1 - ic.x()) * w + ic.width() - 1) / ic.width()) + 1, x0, w);
+        const int y0 = std::clamp(int(qint64(r0 - ic.y()) * h / ic.height()), 0, h);
+        const int y1 = std::clamp(int((qint64(r1 - ic.y()) * h + ic.height() - 1) / ic.height()) + 1, y0, h);
+        const QPointF origin = l.contentRect().topLeft();
+        const QRectF target(QPointF(origin.x() + columnOf(x0) * l.cellWidth(), origin.y() + rowOf(y0) * l.cellHeight()),
+                            QPointF(origin.x() + columnOf(x1) * l.cellWidth(), origin.y() + rowOf(y1) * l.cellHeight()));
+        // Nearest neighbour: a cell is a flat block of colour, never a blur.
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        if (x1 > x0 && y1 > y0)
+            p.drawImage(target, m_image, QRectF(x0, y0, x1 - x0, y1 - y0));
+    }
+    // Thin gaps between big cells make single cells easy to tell apart.
+    if (!m_compact && l.cellWidth() >= 14 && l.cellHeight() >= 14) {
+        p.setPen(QPen(palette.color(QPalette::Base), 1));
+        const QRectF area = l.cellArea();
+        for (int c = std::max(1, c0); c < c1; ++c) {
+            const qreal x = l.cellRect(0, c).left();
+            p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        }
+        for (int r = std::max(1, r0); r < r1; ++r) {
+            const qreal y = l.cellRect(r, 0).top();
+            p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+        }
+    }
+}
