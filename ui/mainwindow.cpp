@@ -189,6 +189,11 @@ void MainWindow::buildDocks()
     tabifyDockWidget(heads, walk);
     tabifyDockWidget(walk, cross);
     walk->raise(); // the first screen explains itself
+    // Tabbed docks all count as visible widgets; this signal says which tab is on screen.
+    connect(walk, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        m_walkthroughOnScreen = visible;
+        showWalkthroughHighlight();
+    });
     for (QDockWidget *dock : {heads, walk, cross})
         connect(dock, &QDockWidget::dockLocationChanged, this, &MainWindow::keepTabTitlesWhole, Qt::QueuedConnection);
     QDockWidget *pipeline = addDock(tr("Query → scores → weights → context"), QStringLiteral("pipeline"), m_pipeline,
@@ -261,6 +266,15 @@ void MainWindow::buildMenus()
     help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
 }
 
+void MainWindow::showWalkthroughHighlight()
+{
+    const bool shown = m_walkthroughOnScreen;
+    const int query = shown ? m_walkHighlightQuery : -1;
+    const QList<int> keys = shown ? m_walkHighlightKeys : QList<int>();
+    m_heatmap->setHighlightedCells(query, keys);
+    m_chips->setHighlighted(m_document->session().source ? QList<int>() : keys);
+}
+
 void MainWindow::keepTabTitlesWhole()
 {
     // Tabbed docks elide their titles ("All he…") when the tab bar is narrow,
@@ -295,9 +309,12 @@ void MainWindow::connectDocument()
     connect(m_options, &OptionsPanel::configEdited, m_document, &Document::setAttention);
     connect(m_options, &OptionsPanel::colorMapEdited, this, &MainWindow::setColorMap);
     // The walkthrough points at what it explains: the query's cells and chips.
+    // Only while the walkthrough is on screen: hidden (another tab, closed),
+    // its outlines would point at nothing the user can read.
     connect(m_walkthrough, &WalkthroughPanel::highlightChanged, this, [this](int query, const QList<int> &keys) {
-        m_heatmap->setHighlightedCells(query, keys);
-        m_chips->setHighlighted(m_document->session().source ? QList<int>() : keys);
+        m_walkHighlightQuery = query;
+        m_walkHighlightKeys = keys;
+        showWalkthroughHighlight();
     });
 }
 

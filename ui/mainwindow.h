@@ -43,6 +43,8 @@ public:
     WalkthroughPanel *walkthrough() const { return m_walkthrough; }
     CrossAttentionPanel *crossAttention() const { return m_cross; }
     int selectedHead() const { return m_head; }
+    // True while the walkthrough's tab is the one on screen.
+    bool walkthroughOnScreen() const { return m_walkthroughOnScreen; }
     // True while typed text waits for the pause that re-tokenizes it.
     bool sentencePending() const;
     FileActions *fileActions() const { return m_fileActions; }
@@ -77,6 +79,7 @@ private:
     void onResultChanged();
     void updateStatus();
     void keepTabTitlesWhole();
+    void showWalkthroughHighlight();
     void restoreSettings();
     void saveSettings() const;
 
@@ -101,6 +104,10 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_error = nullptr;
     StartHint *m_startHint = nullptr;
+    // What the walkthrough's current step points at (shown only while it is visible).
+    int m_walkHighlightQuery = -1;
+    bool m_walkthroughOnScreen = true; // raised on a first start
+    QList<int> m_walkHighlightKeys;
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
 };

@@ -108,10 +108,22 @@ void MistakesDialog::setHead(int head)
     refresh();
 }
 
-void MistakesDialog::setNote(const QString &text)
+void MistakesDialog::setNote(const QString &text, bool selfAttentionOnly)
 {
-    m_note->setText(text);
+    m_note->setText(attentionKind(selfAttentionOnly) + QLatin1Char(' ') + text);
     fitNote();
+}
+
+QString MistakesDialog::attentionKind(bool selfAttentionOnly) const
+{
+    // Every demo says which attention it shows, so a learner never compares
+    // a cross-attention row with a self-attention one.
+    if (!m_document->session().source)
+        return tr("Self-attention of the sentence.");
+    if (selfAttentionOnly)
+        return tr("Shown on the self-attention of the sentence (the source is left out), so both sides compare the "
+                  "same tokens.");
+    return tr("Cross-attention: queries from the sentence, keys and values from the source.");
 }
 
 void MistakesDialog::fitNote()
@@ -241,8 +253,11 @@ void MistakesDialog::refreshWordOrder()
     const attn::Session &s = m_document->session();
     if (int(m_order.size()) != s.tokenCount())
         m_order = attn::shuffleOrder(s.tokenCount(), m_shuffleSeed);
-    const attn::Session plain = attn::withPositionalEncoding(s, attn::PositionalEncoding::None);
-    const attn::Session placed = attn::withPositionalEncoding(s, attn::PositionalEncoding::Sinusoidal);
+    // Shuffling reorders the sentence; with a source its keys would not move,
+    // so the demo runs on the sentence's self-attention and says so.
+    const attn::Session self = attn::withoutSource(s);
+    const attn::Session plain = attn::withPositionalEncoding(self, attn::PositionalEncoding::None);
+    const attn::Session placed = attn::withPositionalEncoding(self, attn::PositionalEncoding::Sinusoidal);
     const SnapshotPtr a = Document::computeSnapshot(plain);
     const SnapshotPtr b = Document::computeSnapshot(attn::shuffled(plain, m_order));
     const SnapshotPtr c = Document::computeSnapshot(placed);
@@ -271,7 +286,8 @@ void MistakesDialog::refreshWordOrder()
         tr("The weights of “%1”, word by word, before and after shuffling the sentence. Attention on its own only "
            "sees which vectors are there, not where: without position information the shuffled sentence gives "
            "the same weights, just reordered. Adding a position pattern to each embedding makes order matter.")
-            .arg(token));
+            .arg(token),
+        true);
     m_columns[WordOrder]->setColumns(columns, {tr("shuffle"), QString(), tr("shuffle")});
 }
 
@@ -297,7 +313,8 @@ void MistakesDialog::refreshLargestWeight()
 
 void MistakesDialog::refreshCausal()
 {
-    const attn::Session &s = m_document->session();
+    // A causal mask belongs to self-attention: with a source, the demo shows the sentence's own.
+    const attn::Session s = attn::withoutSource(m_document->session());
     const SnapshotPtr open = Document::computeSnapshot(attn::withCausal(s, false));
     const SnapshotPtr masked = Document::computeSnapshot(attn::withCausal(s, true));
     m_causalMap->setSnapshot(masked);
@@ -314,7 +331,8 @@ void MistakesDialog::refreshCausal()
         tr("A text generator writes one token after another, so while it works on “%1” the later tokens do not exist "
            "yet. The causal mask blocks them before the softmax: “%1” may look at %2, but not at %3.")
             .arg(s.tokens.value(q), keys.mid(0, visible).join(QStringLiteral(", ")),
-                 visible < keys.size() ? keys.mid(visible).join(QStringLiteral(", ")) : tr("(nothing: it is last)")));
+                 visible < keys.size() ? keys.mid(visible).join(QStringLiteral(", ")) : tr("(nothing: it is last)")),
+        true);
     std::vector<BarColumn> columns{demoColumn(tr("Weights without the mask"), *open, q, m_head, DemoRow::Weights),
                                    demoColumn(tr("Weights with the causal mask"), *masked, q, m_head, DemoRow::Weights)};
     columns[1].footer = tr("the visible keys share the whole weight of 1");

@@ -50,7 +50,10 @@ protected:
 
 private:
     QWidget *buildPage(int demo);
-    void setNote(const QString &text);
+    // The explanation, after one sentence naming the attention shown (self,
+    // cross, or the sentence's self-attention when the demo needs it).
+    void setNote(const QString &text, bool selfAttentionOnly = false);
+    QString attentionKind(bool selfAttentionOnly) const;
     void fitNote();
     void refreshScores();
     void refreshScaling();

@@ -127,6 +127,7 @@ void WalkthroughPanel::showStep()
         m_indicator->clear();
         m_back->setEnabled(false);
         m_next->setEnabled(false);
+        emit highlightChanged(-1, {}); // nothing explained, nothing outlined
         return;
     }
     const attn::WalkthroughStep &step = m_steps[std::size_t(m_step)];
