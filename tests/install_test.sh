@@ -42,6 +42,9 @@ expected=(
   share/mime/packages/attention-explorer.xml
   "share/icons/hicolor/scalable/apps/$id.svg"
   share/man/man1/attention-explorer.1
+  share/attention-explorer/examples/cross-attention.attn.json
+  share/attention-explorer/examples/four-heads-causal.attn.json
+  share/attention-explorer/examples/long-sentence.attn.json
   share/attention-explorer/examples/your-journey.attn.json
   share/attention-explorer/examples/your-journey-simplified.attn.json
   share/doc/attention-explorer/LICENSE
