@@ -22,6 +22,18 @@ QString formatNumber(double value, int decimals)
     return text.replace(QLatin1Char('-'), QChar(0x2212));
 }
 
+QString formatFixed(double value, int decimals)
+{
+    if (!std::isfinite(value) || std::abs(value) >= 1e5)
+        return QString::number(value, 'g', 4).replace(QLatin1Char('-'), QChar(0x2212));
+    QString text = QString::number(value, 'f', decimals);
+    if (text.startsWith(QLatin1Char('-'))) {
+        const bool allZero = text.count(QLatin1Char('0')) == text.size() - 1 - (decimals > 0 ? 1 : 0);
+        text = allZero ? text.mid(1) : QChar(0x2212) + text.mid(1);
+    }
+    return text;
+}
+
 QString formatVector(const std::vector<double> &values, int maxTerms, int decimals)
 {
     QStringList parts;

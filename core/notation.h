@@ -11,6 +11,13 @@ namespace attn {
 // Rounded to at most `decimals` decimals without trailing zeros, with a real
 // minus sign: 0.55 -> "0.55", 0.95440001 -> "0.9544", -0.5 -> "−0.5".
 QString formatNumber(double value, int decimals = 4);
+// How every view writes a weight, a score or a vector entry: fixed
+// decimals (4) so columns line up and the same number reads the same in the
+// heatmap, its tooltip, the pipeline and the walkthrough; a real minus sign,
+// no "−0.0000"; powers of ten beyond ±1e5.
+constexpr int kShownDecimals = 4;
+QString formatFixed(double value, int decimals = kShownDecimals);
+
 // "[0.55, 0.87, 0.66]", at most maxTerms numbers, then "… (+N more)".
 QString formatVector(const std::vector<double> &values, int maxTerms, int decimals = 4);
 // Index notation: subscriptDigits("21") -> "₂₁", superscriptIndex(2) -> "⁽²⁾".

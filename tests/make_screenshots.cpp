@@ -3,6 +3,8 @@
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 
 #include "document.h"
+#include "examples.h"
+#include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
 #include "crossattentionpanel.h"
@@ -13,6 +15,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QPainter>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <cstdio>
@@ -117,28 +120,30 @@ int main(int argc, char **argv)
     if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
         return 0;
 
+    const std::vector<attn::Example> examples = attn::builtInExamples();
+    auto example = [&](const QString &id) {
+        for (const attn::Example &e : examples)
+            if (e.id == id)
+                return e.session;
+        return attn::runningExample();
+    };
     {
+        // The first screen: the running example, the walkthrough and the start hint.
+        QSettings().remove(QStringLiteral("hints/startHereDismissed"));
         Document doc;
         MainWindow window(&doc);
         shoot(window, out.filePath(QStringLiteral("window-example.png")));
     }
+    QSettings().setValue(QStringLiteral("hints/startHereDismissed"), true); // the rest show the views alone
     {
-        Document doc;
-        attn::AttentionConfig c = doc.session().attention;
-        c.heads = 4;
-        c.headDim = 2;
-        c.causal = true;
-        c.outputProjection = true;
-        doc.setAttention(c);
+        Document doc(example(QStringLiteral("four-heads-causal")));
         MainWindow window(&doc);
+        raiseDock(window, window.headsGrid());
         window.selectHead(2);
         shoot(window, out.filePath(QStringLiteral("window-four-heads-causal.png")));
     }
     {
-        Document doc;
-        doc.setSentence(QStringLiteral("The robot moved the heavy box across the room because it was blocking "
-                                       "the door, and then it rested."));
-        doc.setQuery(10);
+        Document doc(example(QStringLiteral("long-sentence")));
         MainWindow window(&doc);
         shoot(window, out.filePath(QStringLiteral("window-twenty-tokens.png")));
     }
@@ -164,31 +169,33 @@ int main(int argc, char **argv)
         dark.setColor(QPalette::ToolTipText, QColor(0xee, 0xee, 0xee));
         dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
         QApplication::setPalette(dark);
-        Document doc;
-        attn::AttentionConfig c = doc.session().attention;
-        c.heads = 4;
-        c.causal = true;
-        c.outputProjection = true;
-        doc.setAttention(c);
+        Document doc(example(QStringLiteral("four-heads-causal")));
         MainWindow window(&doc);
+        raiseDock(window, window.headsGrid());
         shoot(window, out.filePath(QStringLiteral("window-dark.png")));
         QApplication::setPalette(light);
     }
     {
         Document doc;
-        attn::AttentionConfig c = doc.session().attention;
-        c.mode = attn::Mode::Simplified;
-        c.scale = false;
-        c.headDim = doc.dModel();
-        doc.setAttention(c);
         MainWindow window(&doc);
         raiseDock(window, window.walkthrough());
         window.walkthrough()->setCurrentStep(1); // the scores, one dot product each
         shoot(window, out.filePath(QStringLiteral("window-walkthrough-scores.png")));
     }
     {
-        Document doc;
-        doc.setSourceSentence(QStringLiteral("Le voyage commence par un pas"));
+        attn::Session s = attn::runningExample();
+        s.attention.positionalEncoding = attn::PositionalEncoding::Sinusoidal;
+        Document doc(s);
+        MainWindow window(&doc);
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(0); // x, PE and x + PE
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-positions.png")));
+    }
+    {
+        // The causal mask asked for, and not applied: the box says why.
+        attn::Session s = example(QStringLiteral("cross-attention"));
+        s.attention.causal = true;
+        Document doc(s);
         MainWindow window(&doc);
         raiseDock(window, window.crossAttention());
         shoot(window, out.filePath(QStringLiteral("window-cross-attention.png")));

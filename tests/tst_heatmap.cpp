@@ -249,11 +249,11 @@ private slots:
         const QString text = view.tooltipText(1, 2);
         QVERIFY(text.contains(QStringLiteral("journey")));
         QVERIFY(text.contains(QStringLiteral("starts")));
-        QVERIFY2(text.contains(QString::number(head.weights(1, 2), 'g', 4)), qPrintable(text));
-        QVERIFY2(text.contains(QString::number(head.scores(1, 2), 'g', 4)), qPrintable(text));
+        QVERIFY2(text.contains(QString::number(head.weights(1, 2), 'f', 4).replace(QLatin1Char('-'), QChar(0x2212))), qPrintable(text));
+        QVERIFY2(text.contains(QString::number(head.scores(1, 2), 'f', 4).replace(QLatin1Char('-'), QChar(0x2212))), qPrintable(text));
         const double scale = doc.result().scoreScale;
         QVERIFY(scale != 1.0);
-        QVERIFY2(text.contains(QString::number(head.scores(1, 2) * scale, 'g', 4)), qPrintable(text));
+        QVERIFY2(text.contains(QString::number(head.scores(1, 2) * scale, 'f', 4).replace(QLatin1Char('-'), QChar(0x2212))), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("q·k = ")));
         QVERIFY(view.tooltipText(-1, 0).isEmpty());
         QVERIFY(view.tooltipText(0, 6).isEmpty());

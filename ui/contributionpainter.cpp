@@ -153,7 +153,7 @@ void ContributionPainter::paint(QPainter &painter, const QRectF &rect, const QPa
     painter.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
     for (double v : {top, bottom, 0.0}) {
         painter.drawText(QRectF(area.left(), yOf(v) - line / 2, axisWidth - 4, line), Qt::AlignRight | Qt::AlignVCenter,
-                         attn::formatNumber(v, 3));
+                         attn::formatFixed(v, 2)); // every tick with the same decimals
     }
     const double slot = plot.width() / std::max(dims, 1);
     const double barWidth = std::min(slot * 0.6, 48.0);
@@ -172,7 +172,7 @@ void ContributionPainter::paint(QPainter &painter, const QRectF &rect, const QPa
         painter.setPen(QPen(text, 2.0));
         painter.drawLine(QPointF(cx - barWidth / 2 - 4, yOf(total)), QPointF(cx + barWidth / 2 + 4, yOf(total)));
         painter.drawText(QRectF(cx - slot / 2, plot.bottom() + 2, slot, line), Qt::AlignCenter,
-                         fm.elidedText(QStringLiteral("d%1 %2").arg(d + 1).arg(attn::formatNumber(total, 3)),
+                         fm.elidedText(QStringLiteral("d%1 %2").arg(d).arg(attn::formatFixed(total)),
                                        Qt::ElideRight, slot));
     }
     if (m_model.hiddenDims > 0) {

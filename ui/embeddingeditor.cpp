@@ -1,5 +1,7 @@
 #include "embeddingeditor.h"
 
+#include "notation.h"
+
 #include "attention.h"
 
 #include <QCheckBox>
@@ -25,6 +27,8 @@ EmbeddingEditor::EmbeddingEditor(QWidget *parent) : QWidget(parent)
     m_tokenBox->setAccessibleName(tr("Token to edit"));
     m_followBox = new QCheckBox(tr("Follow the query"));
     m_followBox->setChecked(true);
+    m_followBox->setToolTip(tr("Edit the query's embedding, whichever token it is; untick to keep editing one token"));
+    m_tokenBox->setToolTip(tr("The token whose embedding the sliders edit (positions from 0)"));
     auto *tokenRow = new QHBoxLayout;
     tokenRow->addWidget(m_tokenBox, 1);
     tokenRow->addWidget(m_followBox);
@@ -40,6 +44,7 @@ EmbeddingEditor::EmbeddingEditor(QWidget *parent) : QWidget(parent)
     m_rangeBox->setValue(m_range);
     m_rangeBox->setPrefix(QStringLiteral("± "));
     m_rangeBox->setAccessibleName(tr("Slider range"));
+    m_rangeBox->setToolTip(tr("How far the sliders reach either side of 0; the number boxes accept any value"));
     auto *sizeRow = new QHBoxLayout;
     sizeRow->addWidget(m_dModelBox);
     sizeRow->addWidget(new QLabel(tr("Slider range:")));
@@ -85,7 +90,7 @@ void EmbeddingEditor::setEmbeddings(const QStringList &tokens, const Eigen::Matr
         const QSignalBlocker block(m_tokenBox);
         m_tokenBox->clear();
         for (int i = 0; i < tokens.size(); ++i)
-            m_tokenBox->addItem(QStringLiteral("%1 · %2").arg(i + 1).arg(tokens[i]));
+            m_tokenBox->addItem(QStringLiteral("%1 · %2").arg(i).arg(attn::tokenLabel(tokens, i))); // positions from 0
     }
     m_tokens = tokens;
     m_embeddings = embeddings;

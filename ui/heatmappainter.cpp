@@ -144,7 +144,7 @@ const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &fon
         const QString low = formatTick(m_rangeMin), high = formatTick(m_rangeMax);
         options.widestValueText = low.size() > high.size() ? low : high;
         options.zoom = m_compact ? HeatmapZoom() : m_zoom;
-        options.cellValueText = QString::number(0.0, 'f', cellDecimals());
+        options.cellValueText = attn::formatFixed(m_showScores ? -0.5 : 0.5, cellDecimals());
         const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
         m_layout = HeatmapLayout(rect, rows(), columns(), m_rowLabels, m_columnLabels, metrics, options);
         m_layoutKey = key;
@@ -252,9 +252,9 @@ void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalet
 
 int HeatmapPainter::cellDecimals() const
 {
-    // Two significant digits of the largest value: 2000 tokens share weights
-    // of about 0.0005, which two decimals would all show as "0.00".
-    return m_dataMax >= 100 ? 0 : std::clamp(1 - int(std::floor(std::log10(m_dataMax))), 2, 6);
+    // The decimals every view writes weights and scores with, so a cell reads
+    // as its tooltip and the pipeline do; cells too narrow for them show none.
+    return attn::kShownDecimals;
 }
 
 void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
@@ -270,7 +270,7 @@ void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
             if (isMasked(r, c))
                 continue;
             const double v = valueAt(r, c);
-            const QString text = QString::number(v, 'f', decimals);
+            const QString text = attn::formatFixed(v, decimals);
             if (metrics.horizontalAdvance(text) > l.cellWidth() - 4)
                 continue; // a large score: skip it rather than spill over
             p.setPen(contrastingTextColor(colorFor(v)));

@@ -8,15 +8,17 @@
 
 namespace {
 
-// Four significant digits: enough to check a sum by hand, short enough to read.
+// Results with the decimals every view uses; the factors of a written-out
+// product as short as the walkthrough writes them.
 QString number(double value)
 {
-    return QString::number(value, 'g', 4);
+    return attn::formatFixed(value);
 }
 
 QString factor(double value)
 {
-    return value < 0 ? QStringLiteral("(%1)").arg(number(value)) : number(value);
+    const QString text = attn::formatNumber(value);
+    return value < 0 ? QStringLiteral("(%1)").arg(text) : text;
 }
 
 // "0.55×0.43 + 0.87×0.15 + … (+N more) = 0.9544"

@@ -1,5 +1,7 @@
 #include "pipelinepainter.h"
 
+#include "notation.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
@@ -14,17 +16,10 @@ QString tr(const char *text)
     return QCoreApplication::translate("PipelinePainter", text);
 }
 
-// Fixed decimals keep the columns aligned; the real minus sign reads better.
-QString formatNumber(double value, int decimals = 4)
+// Fixed decimals keep the columns aligned (the notation every view shares).
+QString formatNumber(double value, int decimals = attn::kShownDecimals)
 {
-    if (!std::isfinite(value) || std::abs(value) >= 1e5)
-        return QString::number(value, 'g', 4).replace(QLatin1Char('-'), QChar(0x2212));
-    QString text = QString::number(value, 'f', decimals);
-    if (text.startsWith(QLatin1Char('-'))) {
-        const bool allZero = text.mid(1).count(QLatin1Char('0')) == text.size() - 2;
-        text = allZero ? text.mid(1) : QChar(0x2212) + text.mid(1);
-    }
-    return text;
+    return attn::formatFixed(value, decimals);
 }
 
 QString quoted(const QString &token)

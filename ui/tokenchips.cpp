@@ -17,6 +17,8 @@ TokenChips::TokenChips(QWidget *parent) : QWidget(parent)
     setFocusPolicy(Qt::StrongFocus);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     setAccessibleName(tr("Tokens"));
+    setToolTip(tr("Click a token to make it the query (Left/Right, Home/End with the keyboard). A word that occurs "
+                  "more than once is named with its position, counted from 0."));
 }
 
 void TokenChips::setTokens(const QStringList &tokens)
@@ -172,8 +174,8 @@ void TokenChips::updateAccessibleText()
         setAccessibleDescription(tr("No tokens"));
         return;
     }
-    setAccessibleDescription(tr("Query: “%1”, token %2 of %3. Left and Right arrows move the query.")
+    setAccessibleDescription(tr("Query: “%1”, token %2 (from 0) of %3. Left and Right arrows move the query.")
                                  .arg(m_tokens.value(m_query))
-                                 .arg(m_query + 1)
+                                 .arg(m_query)
                                  .arg(m_tokens.size()));
 }
