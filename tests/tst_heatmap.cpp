@@ -267,7 +267,7 @@ private slots:
         doc.setAttention(cfg);
         view.setSnapshot(doc.snapshot());
         // journey·journey = 0.55² + 0.87² + 0.66² = 1.4950
-        QVERIFY2(view.tooltipText(1, 1).contains(QStringLiteral("score ω = 1.495\n")), qPrintable(view.tooltipText(1, 1)));
+        QVERIFY2(view.tooltipText(1, 1).contains(QStringLiteral("score ω = 1.4950\n")), qPrintable(view.tooltipText(1, 1)));
         // journey·starts = 0.55×0.57 + 0.87×0.85 + 0.66×0.64 = 1.4754
         QVERIFY(view.tooltipText(1, 2).contains(QStringLiteral("q·k = 0.55×0.57 + 0.87×0.85 + 0.66×0.64 = 1.475")));
         QVERIFY(view.tooltipText(1, 0).contains(QStringLiteral("q·k = 0.55×0.43 + 0.87×0.15 + 0.66×0.89 = 0.9544")));
