@@ -145,7 +145,7 @@ QString TestMonkey::checkInvariants()
     for (int d = 0; d < int(r.output.cols()); ++d)
         if (bars.context[std::size_t(d)] != r.output(q, d))
             return QStringLiteral("bar chart context d%1 is stale").arg(d);
-    if (window().headsGrid()->tileCount() != s.attention.heads + 1)
+    if (window().headsGrid()->tileCount() != s.attention.heads + (s.attention.heads > 1 ? 1 : 0))
         return QStringLiteral("%1 head tiles for %2 heads").arg(window().headsGrid()->tileCount()).arg(s.attention.heads);
     const int head = window().selectedHead();
     if (head < -1 || head >= s.attention.heads || window().heatmap()->head() != head

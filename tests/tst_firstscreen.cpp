@@ -284,6 +284,24 @@ private slots:
         QVERIFY(w.window.heatmap()->painter().highlightedColumns().isEmpty());
     }
 
+    void oneHeadHasNoAverageAndSquareTiles()
+    {
+        Window w;
+        HeadsGridView *grid = w.window.headsGrid();
+        QCOMPARE(grid->tileCount(), 1);
+        grid->resize(300, 500); // a tall dock
+        const QRectF tile = grid->tileRect(0);
+        QCOMPARE(tile.width(), tile.height());
+        QVERIFY(tile.height() < 320);
+        exampleAction(w.window, QStringLiteral("four-heads-causal"))->trigger();
+        QCOMPARE(grid->tileCount(), 5);
+        QCOMPARE(grid->gridPainter().headOfTile(4), -1);
+        for (int i = 0; i < 5; ++i) {
+            const QRectF t = grid->tileRect(i);
+            QCOMPARE(t.width(), t.height());
+        }
+    }
+
     void dockTabTitlesAreNotCut()
     {
         Window w;

@@ -570,7 +570,7 @@ private slots:
         QCOMPARE(QSettings().value(QStringLiteral("view/weightScale")).toString(), QStringLiteral("fixed"));
         MainWindow again(&doc);
         QVERIFY(again.heatmap()->colorScale().fixedWeights);
-        QCOMPARE(again.headsGrid()->gridPainter().tile(1).rangeMax(), 1.0);
+        QCOMPARE(again.headsGrid()->gridPainter().tile(0).rangeMax(), 1.0);
         QSettings().clear();
     }
 };

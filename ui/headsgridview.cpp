@@ -28,7 +28,7 @@ void HeadsGridPainter::setSnapshot(SnapshotPtr snapshot)
 {
     m_snapshot = std::move(snapshot);
     const int heads = m_snapshot && m_snapshot->result ? int(m_snapshot->result->heads.size()) : 0;
-    m_tiles.resize(heads > 0 ? heads + 1 : 0);
+    m_tiles.resize(heads > 1 ? heads + 1 : heads);
     for (int i = 0; i < int(m_tiles.size()); ++i) {
         HeatmapPainter &tile = m_tiles[i];
         tile.setCompact(true);
@@ -87,9 +87,13 @@ QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index) const
     const int columns = gridColumns(tiles);
     const int rows = (tiles + columns - 1) / columns;
     const QRectF inner = bounds.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    // Square tiles, the grid centred across the width: a tall dock does not
+    // stretch one head into a tall frame.
     const qreal w = std::max<qreal>(1, (inner.width() - (columns - 1) * kGap) / columns);
     const qreal h = std::max<qreal>(1, (inner.height() - (rows - 1) * kGap) / rows);
-    return QRectF(inner.left() + (index % columns) * (w + kGap), inner.top() + (index / columns) * (h + kGap), w, h);
+    const qreal side = std::min(w, h);
+    const qreal left = inner.left() + (inner.width() - columns * side - (columns - 1) * kGap) / 2;
+    return QRectF(left + (index % columns) * (side + kGap), inner.top() + (index / columns) * (side + kGap), side, side);
 }
 
 int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
@@ -99,6 +103,13 @@ int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
             return i;
     }
     return -1;
+}
+
+QString HeadsGridPainter::singleHeadNote()
+{
+    return QCoreApplication::translate("HeadsGridView",
+                                       "One head. With several heads (scaled dot-product mode, Heads in the Attention "
+                                       "panel) each gets its own pattern here, with their average.");
 }
 
 QString HeadsGridPainter::tileTitle(int index) const
@@ -157,6 +168,16 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
             p.setPen(QPen(palette.color(QPalette::Highlight), 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(tile.adjusted(1, 1, -1, -1));
+        }
+    }
+    if (tileCount() == 1) {
+        // The space under a single head says what this view is for.
+        const QRectF tile = tileRect(rect, 0);
+        const QRectF below(rect.left() + 8, tile.bottom() + 6, rect.width() - 16, rect.bottom() - tile.bottom() - 12);
+        if (below.height() > 2 * line) {
+            p.setFont(normal);
+            p.setPen(palette.color(QPalette::PlaceholderText));
+            p.drawText(below, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, singleHeadNote());
         }
     }
     p.restore();

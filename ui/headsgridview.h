@@ -30,13 +30,21 @@ public:
 
     int tileCount() const { return int(m_tiles.size()); }
     const HeatmapPainter &tile(int index) const { return m_tiles.at(std::size_t(index)); }
-    int headOfTile(int index) const { return index == tileCount() - 1 ? -1 : index; }
-    int tileOfHead(int head) const { return head < 0 || head >= tileCount() - 1 ? tileCount() - 1 : head; }
+    // With several heads the last tile is their average; one head has no
+    // average tile (it would only repeat the head).
+    bool hasAverage() const { return tileCount() > 1; }
+    int headOfTile(int index) const { return hasAverage() && index == tileCount() - 1 ? -1 : index; }
+    int tileOfHead(int head) const
+    {
+        const int heads = hasAverage() ? tileCount() - 1 : tileCount();
+        return head < 0 || head >= heads ? tileCount() - 1 : head;
+    }
     QRectF tileRect(const QRectF &bounds, int index) const;
     int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
     QString tileTitle(int index) const;
 
     void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+    static QString singleHeadNote();
 
 private:
     SnapshotPtr m_snapshot;

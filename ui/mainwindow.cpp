@@ -202,7 +202,7 @@ void MainWindow::buildDocks()
                                 Qt::BottomDockWidgetArea);
     splitDockWidget(options, editor, Qt::Vertical);
     splitDockWidget(pipeline, bars, Qt::Horizontal);
-    resizeDocks({options, heads}, {330, 300}, Qt::Horizontal);
+    resizeDocks({options, heads}, {310, 400}, Qt::Horizontal); // room for the walkthrough's formulas
     resizeDocks({pipeline}, {320}, Qt::Vertical);
 }
 
