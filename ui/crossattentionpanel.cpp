@@ -24,7 +24,10 @@ CrossAttentionPanel::CrossAttentionPanel(Document *document, QWidget *parent)
     auto *row = new QHBoxLayout;
     auto *label = new QLabel(tr("S&ource:"));
     m_source = new QLineEdit;
-    m_source->setPlaceholderText(tr("Type a source sentence; leave empty for self-attention"));
+    // Short enough for a narrow dock; the tooltip says the rest.
+    m_source->setPlaceholderText(tr("Source sentence"));
+    m_source->setToolTip(tr("The sequence that supplies keys and values, e.g. the sentence being translated; "
+                            "leave it empty for self-attention"));
     m_source->setClearButtonEnabled(true);
     m_source->setAccessibleName(tr("Source sentence"));
     label->setBuddy(m_source);
