@@ -14,28 +14,6 @@
 
 namespace {
 
-// The best of a few large sgemm calls: OpenBLAS picks its kernel for this
-// processor at run time and uses every core, so this is the ceiling the
-// attention throughput is measured against.
-double sgemmGflops()
-{
-    const int n = 2048;
-    std::vector<float> a(std::size_t(n) * n, 0.5f), b(std::size_t(n) * n, 0.25f), c(std::size_t(n) * n);
-    const Timing t = timeRepeated(5, [&] {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
-                    c.data(), n);
-    });
-    return 2.0 * n * double(n) * n / (t.minMs * 1e6);
-}
-
-// The process's largest resident set so far, in MiB (Linux reports KiB).
-double peakResidentMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) / 1024.0;
-}
-
 attn::Precision precisionFor(BenchPrecision p)
 {
     switch (p) {
@@ -75,6 +53,28 @@ QJsonObject forwardBench(const BenchArgs &args)
     return out;
 }
 } // namespace
+
+// The best of a few large sgemm calls: OpenBLAS picks its kernel for this
+// processor at run time and uses every core, so this is the ceiling the
+// attention throughput is measured against.
+double sgemmGflops()
+{
+    const int n = 2048;
+    std::vector<float> a(std::size_t(n) * n, 0.5f), b(std::size_t(n) * n, 0.25f), c(std::size_t(n) * n);
+    const Timing t = timeRepeated(5, [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
+                    c.data(), n);
+    });
+    return 2.0 * n * double(n) * n / (t.minMs * 1e6);
+}
+
+// The process's largest resident set so far, in MiB (Linux reports KiB).
+double peakResidentMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
 
 int runBench(const BenchArgs &args)
 {

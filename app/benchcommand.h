@@ -6,3 +6,9 @@
 
 // Prints one JSON line on stdout; the arguments were checked by parseCommandLine.
 int runBench(const BenchArgs &args);
+
+// The best of a few 2048² OpenBLAS sgemm calls, in GFLOP/s: the machine's ceiling.
+double sgemmGflops();
+
+// The process's largest resident set so far, in MiB.
+double peakResidentMiB();

@@ -301,12 +301,14 @@ void parseBench(const QStringList &arguments, CommandLine *command)
 CommandLine::Kind commandKind(const QStringList &arguments)
 {
     const QString first = arguments.value(1);
+    if (first == QLatin1String("tokenize"))
+        return Kind::Tokenize;
     if (first == QLatin1String("compute"))
-        return Kind::Compute;
+        return hasModelOption(arguments) ? Kind::ModelCompute : Kind::Compute;
     if (first == QLatin1String("export"))
         return Kind::Export;
     if (first == QLatin1String("bench"))
-        return Kind::Bench;
+        return hasModelOption(arguments) ? Kind::ModelBench : Kind::Bench;
     if (first == QLatin1String("--help") || first == QLatin1String("-h"))
         return Kind::Help;
     if (first == QLatin1String("--version") || first == QLatin1String("-v"))
@@ -330,6 +332,11 @@ CommandLine parseCommandLine(const QStringList &arguments)
         break;
     case Kind::Bench:
         parseBench(arguments, &command);
+        break;
+    case Kind::Tokenize:
+    case Kind::ModelCompute:
+    case Kind::ModelBench:
+        parseModelCommand(arguments, &command);
         break;
     case Kind::Help:
     case Kind::Version:

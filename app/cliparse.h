@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <utility>
+#include <vector>
 
 // `attention-explorer [SESSION]`, checked before QApplication exists.
 struct WindowArgs
@@ -51,9 +53,36 @@ struct BenchArgs
     BenchPrecision precision = BenchPrecision::Auto; // --precision auto|single|double
 };
 
+// Trained models (contract section 6). The folder and the text are checked
+// when the model is loaded: the limits (layers, heads, positions) are its own.
+struct TokenizeArgs
+{
+    QString model; // a model folder, a Hugging Face cache entry or a snapshot
+    QString text;
+};
+
+struct ModelComputeArgs
+{
+    QString model;
+    QString text;
+    std::optional<QString> output; // unset: stdout
+    int top = 10;                  // next-token predictions, 1 to kMaxTopPredictions
+    std::vector<std::pair<int, int>> ablate; // --ablate L:H, in the order given (layer, head)
+    bool rollout = false;
+};
+
+struct ModelBenchArgs
+{
+    QString model;
+    std::optional<int> tokens; // unset: 1024 or the model's positions, whichever is fewer
+    int repeat = 5;            // 1 to 1000
+};
+
+constexpr int kMaxTopPredictions = 1000;
+
 struct CommandLine
 {
-    enum class Kind { Window, Help, Version, Compute, Export, Bench };
+    enum class Kind { Window, Help, Version, Compute, Export, Bench, Tokenize, ModelCompute, ModelBench };
     Kind kind = Kind::Window;
     QString error;    // one line without the program name; set: exit with 2
     QString helpText; // set when a command's --help was asked: print it, exit with 0
@@ -61,10 +90,14 @@ struct CommandLine
     ComputeArgs compute;
     ExportArgs exportArgs;
     BenchArgs bench;
+    TokenizeArgs tokenize;
+    ModelComputeArgs modelCompute;
+    ModelBenchArgs modelBench;
 };
 
 // The command that arguments[1] names; Window for anything else, a session
-// file or a typo alike (the window's check tells them apart).
+// file or a typo alike (the window's check tells them apart). compute and
+// bench with a --model option are the model commands.
 CommandLine::Kind commandKind(const QStringList &arguments);
 
 // Parses and checks all of `arguments` (argv[0] first) with the messages the
@@ -74,3 +107,7 @@ CommandLine parseCommandLine(const QStringList &arguments);
 // `text` made safe to print as one line: control characters and line or
 // paragraph separators become escapes such as \n or \u2028.
 QString oneLine(const QString &text);
+
+// modelcliparse.cpp: tokenize, compute --model and bench --model.
+void parseModelCommand(const QStringList &arguments, CommandLine *command);
+bool hasModelOption(const QStringList &arguments);

@@ -2,6 +2,7 @@
 
 #include "benchcommand.h"
 #include "cliparse.h"
+#include "modelcommands.h"
 
 #include "exporter.h"
 #include "exportseries.h"
@@ -111,6 +112,10 @@ QString usageText()
         "                          [--transparent] [--each-head]\n"
         "  attention-explorer bench [--tokens N] [--d-model D] [--heads H] [--head-dim K]\n"
         "                          [--causal] [--repeat R] [--paint | --drag] [--precision NAME]\n"
+        "  attention-explorer compute --model DIR --text TEXT [-o OUT] [--top K] [--ablate L:H]...\n"
+        "                          [--rollout]\n"
+        "  attention-explorer tokenize --model DIR --text TEXT\n"
+        "  attention-explorer bench --model DIR [--tokens N] [--repeat R]\n"
         "  attention-explorer --help | --version\n"
         "\n"
         "Attention Explorer shows self-attention at work: edit each token's embedding,\n"
@@ -145,6 +150,19 @@ QString usageText()
         "            one slider step in the main window until every view has repainted (256\n"
         "            tokens, d_model 256 unless given). --precision auto|single|double picks\n"
         "            the forward pass's arithmetic (auto: single above 5e7 operations).\n"
+        "\n"
+        "Trained models (GPT-2, BERT; DIR is a Hugging Face model folder, a cache entry\n"
+        "models--ORG--NAME or a snapshot in one):\n"
+        "  tokenize  Print {\"token_ids\": [...], \"tokens\": [...]} for TEXT.\n"
+        "  compute --model  Run TEXT through every layer and write a result of version 2:\n"
+        "            every head's weights (and raw scores up to 8 layers), the top K next\n"
+        "            tokens (GPT-2; default 10), [MASK] predictions (BERT with its MLM head).\n"
+        "            --ablate L:H switches head H of layer L off (repeatable; from 0);\n"
+        "            --rollout adds the attention rollout. A TEXT longer than the model's\n"
+        "            positions is refused.\n"
+        "  bench --model  Time one forward pass over N tokens (default 1024 or the model's\n"
+        "            limit) keeping every head's weights; R runs (default 5) after one\n"
+        "            untimed; print one JSON line.\n"
         "\n"
         "Exit status: 0 success; 2 bad input or bad usage (one line on stderr);\n"
         "1 any other failure, such as a file that cannot be written.\n");
@@ -184,6 +202,12 @@ int runHeadlessCommand(const QStringList &arguments)
         return runExport(command.exportArgs);
     case CommandLine::Kind::Bench:
         return runBench(command.bench);
+    case CommandLine::Kind::Tokenize:
+        return runTokenize(command.tokenize);
+    case CommandLine::Kind::ModelCompute:
+        return runModelCompute(command.modelCompute);
+    case CommandLine::Kind::ModelBench:
+        return runModelBench(command.modelBench);
     case CommandLine::Kind::Window:
         break;
     }

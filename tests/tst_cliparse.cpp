@@ -53,6 +53,19 @@ QString describe(const CommandLine &c)
             .arg(b.tokens).arg(b.dModel).arg(b.heads).arg(b.headDim).arg(b.causal).arg(b.repeat).arg(b.paint)
             .arg(b.drag).arg(QLatin1String(precision[int(b.precision)]));
     }
+    case CommandLine::Kind::Tokenize:
+        return QStringLiteral("tokenize %1 text [%2]").arg(c.tokenize.model, c.tokenize.text);
+    case CommandLine::Kind::ModelCompute: {
+        const ModelComputeArgs &m = c.modelCompute;
+        QStringList ablate;
+        for (const auto &[layer, head] : m.ablate)
+            ablate << QStringLiteral("%1:%2").arg(layer).arg(head);
+        return QStringLiteral("compute --model %1 text [%2] -o %3 top %4 ablate [%5] rollout %6")
+            .arg(m.model, m.text, optional(m.output)).arg(m.top).arg(ablate.join(' ')).arg(m.rollout);
+    }
+    case CommandLine::Kind::ModelBench:
+        return QStringLiteral("bench --model %1 tokens %2 repeat %3")
+            .arg(c.modelBench.model, optional(c.modelBench.tokens)).arg(c.modelBench.repeat);
     }
     return {};
 }
@@ -138,6 +151,26 @@ void TestCliParse::commands_data()
     QTest::newRow("bench, the limits") << QStringList{"bench", "--tokens", "4096", "--d-model", "1024", "--heads",
                                                       "64", "--repeat", "1000"}
                                        << "bench 4096 1024 64 16 causal 0 repeat 1000 paint 0 drag 0 auto";
+
+    // Trained models (contract section 6).
+    QTest::newRow("tokenize") << QStringList{"tokenize", "--model", "m", "--text", "Hello world"}
+                              << "tokenize m text [Hello world]";
+    QTest::newRow("tokenize, = forms, a text with a dash")
+        << QStringList{"tokenize", "--text=-5 degrees", "--model=/x/models--gpt2"}
+        << "tokenize /x/models--gpt2 text [-5 degrees]";
+    QTest::newRow("compute --model, defaults") << QStringList{"compute", "--model", "m", "--text", "Hi"}
+                                               << "compute --model m text [Hi] -o - top 10 ablate [] rollout 0";
+    QTest::newRow("compute --model, every option")
+        << QStringList{"compute", "--text", "a b", "--model", "m", "-o", "r.json", "--top", "3", "--ablate", "0:1",
+                       "--ablate=11:0", "--rollout"}
+        << "compute --model m text [a b] -o r.json top 3 ablate [0:1 11:0] rollout 1";
+    // Whether a head exists is the model's to say, once loaded.
+    QTest::newRow("compute --model, any head passes") << QStringList{"compute", "--model", "m", "--text", "x",
+                                                                     "--ablate", "0:99", "--top", "1000"}
+                                                      << "compute --model m text [x] -o - top 1000 ablate [0:99] rollout 0";
+    QTest::newRow("bench --model, defaults") << QStringList{"bench", "--model", "m"} << "bench --model m tokens - repeat 5";
+    QTest::newRow("bench --model, every option")
+        << QStringList{"bench", "--model=m", "--tokens", "64", "--repeat", "2"} << "bench --model m tokens 64 repeat 2";
 }
 
 void TestCliParse::commands()
@@ -234,6 +267,37 @@ void TestCliParse::errors_data()
                                                     << "--tokens must be a whole number from 1 to 4096";
     QTest::newRow("bench --drag takes no value") << QStringList{"bench", "--drag=yes"}
                                                  << "Unexpected value after '--drag'.";
+
+    QTest::newRow("tokenize without --model") << QStringList{"tokenize", "--text", "x"}
+                                              << "tokenize needs --model DIR (see --help)";
+    QTest::newRow("tokenize, empty --model") << QStringList{"tokenize", "--model=", "--text", "x"}
+                                             << "tokenize needs --model DIR (see --help)";
+    QTest::newRow("tokenize without --text") << QStringList{"tokenize", "--model", "m"}
+                                             << "tokenize needs --text TEXT (see --help)";
+    QTest::newRow("tokenize, a stray argument") << QStringList{"tokenize", "--model", "m", "hello"}
+        << "tokenize: unexpected argument \"hello\"; the model comes with --model DIR, the text with --text TEXT (see --help)";
+    QTest::newRow("compute --model, empty text") << QStringList{"compute", "--model", "m", "--text", ""}
+                                                 << "--text is empty: give the text to run through the model";
+    QTest::newRow("compute --model and a SESSION") << QStringList{"compute", "s.attn.json", "--model", "m", "--text", "x"}
+        << "compute: unexpected argument \"s.attn.json\"; the model comes with --model DIR, the text with --text TEXT (see --help)";
+    QTest::newRow("compute --model, --ablate 3") << QStringList{"compute", "--model", "m", "--text", "x", "--ablate", "3"}
+                                                 << "--ablate 3: expected LAYER:HEAD, for example 0:1 (both counted from 0)";
+    QTest::newRow("compute --model, --ablate x:y") << QStringList{"compute", "--model", "m", "--text", "x", "--ablate", "x:y"}
+                                                   << "--ablate x:y: expected LAYER:HEAD, for example 0:1 (both counted from 0)";
+    QTest::newRow("compute --model, --ablate -1:0") << QStringList{"compute", "--model", "m", "--text", "x", "--ablate=-1:0"}
+                                                    << "--ablate -1:0: expected LAYER:HEAD, for example 0:1 (both counted from 0)";
+    QTest::newRow("compute --model, --top 0") << QStringList{"compute", "--model", "m", "--text", "x", "--top", "0"}
+                                              << "--top must be a whole number from 1 to 1000";
+    QTest::newRow("compute --model, --top 5x") << QStringList{"compute", "--model", "m", "--text", "x", "--top", "5x"}
+                                               << "--top must be a whole number from 1 to 1000";
+    QTest::newRow("compute --model, unknown option") << QStringList{"compute", "--model", "m", "--text", "x", "--layer", "1"}
+                                                     << "Unknown option 'layer'.";
+    QTest::newRow("bench --model, --tokens 0") << QStringList{"bench", "--model", "m", "--tokens", "0"}
+                                               << "--tokens must be a whole number from 1 to 65536";
+    QTest::newRow("bench --model, --repeat 0") << QStringList{"bench", "--model", "m", "--repeat", "0"}
+                                               << "--repeat must be a whole number from 1 to 1000";
+    QTest::newRow("bench --model, session options are not its") << QStringList{"bench", "--model", "m", "--heads", "2"}
+                                                                 << "Unknown option 'heads'.";
 }
 
 void TestCliParse::errors()
@@ -253,6 +317,10 @@ void TestCliParse::subcommandHelp_data()
     QTest::newRow("export") << QStringList{"export", "-h"} << QStringList{"--view <VIEW>", "--colormap <NAME>", "--dark", "--transparent", "--each-head"};
     QTest::newRow("bench") << QStringList{"bench", "--help"}
                            << QStringList{"--tokens <N>", "--paint", "--drag", "256 tokens", "--precision <NAME>"};
+    QTest::newRow("tokenize") << QStringList{"tokenize", "--help"} << QStringList{"--model <DIR>", "--text <TEXT>"};
+    QTest::newRow("compute --model") << QStringList{"compute", "--model=m", "--help"}
+                                     << QStringList{"--ablate <L:H>", "--rollout", "--top <K>", "-o, --output <OUT>"};
+    QTest::newRow("bench --model") << QStringList{"bench", "--model=m", "-h"} << QStringList{"--tokens <N>", "--repeat <R>"};
 }
 
 void TestCliParse::subcommandHelp()

@@ -1,0 +1,222 @@
+#include "modelcommands.h"
+
+#include "benchcommand.h"
+#include "benchtiming.h"
+#include "blasruntime.h"
+#include "commandline.h"
+#include "io/modelfolder.h"
+#include "jsonformat.h"
+#include "model/forward.h"
+#include "model/modelloader.h"
+#include "model/modelresult.h"
+#include "sessionio.h"
+#include "tokenizers/tokenizerloader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <cstdio>
+
+namespace {
+
+int printError(const QString &message, int code)
+{
+    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
+    return code;
+}
+
+bool writeStdout(const QByteArray &bytes)
+{
+    return std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout) == std::size_t(bytes.size())
+        && std::fflush(stdout) == 0;
+}
+
+// What the position limit is called in the family's config.json.
+QString positionsField(const attn::ModelConfig &config)
+{
+    return config.family == attn::ModelFamily::Gpt2 ? QStringLiteral("n_positions")
+                                                    : QStringLiteral("max_position_embeddings");
+}
+
+// The model's config alone (tokenize needs no weights), read with the loader's size limit.
+std::optional<attn::ModelConfig> readConfig(const attn::ModelFiles &files, QString *error)
+{
+    QFile file(files.config);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("config.json: cannot read: %1").arg(file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > attn::kMaxConfigBytes) {
+        *error = QStringLiteral("config.json: %1 bytes, more than a config holds (at most %2)")
+                     .arg(file.size()).arg(attn::kMaxConfigBytes);
+        return std::nullopt;
+    }
+    return attn::parseModelConfig(file.readAll(), QStringLiteral("config.json"), error);
+}
+
+// A model's tokens for a text, refused as the contract says: empty, or more
+// than the model's positions (refused, not cut: a cut text would silently
+// answer a different question).
+struct Tokens
+{
+    std::vector<int> ids;
+    std::vector<QString> texts;
+};
+
+std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn::ModelConfig &config,
+                               const QString &text, QString *error)
+{
+    Tokens out;
+    for (const attn::ModelToken &t : tokenizer.encode(text)) {
+        out.ids.push_back(t.id);
+        out.texts.push_back(t.text);
+    }
+    const int content = int(out.ids.size()) - (config.family == attn::ModelFamily::Bert ? 2 : 0);
+    if (content <= 0) {
+        *error = QStringLiteral("--text gives no tokens, only white space");
+        return std::nullopt;
+    }
+    if (int(out.ids.size()) > config.positions) {
+        *error = QStringLiteral("--text is %1 tokens long; the model takes at most %2 (%3 in config.json)")
+                     .arg(out.ids.size()).arg(config.positions).arg(positionsField(config));
+        return std::nullopt;
+    }
+    return out;
+}
+
+} // namespace
+
+int runTokenize(const TokenizeArgs &args)
+{
+    QString error;
+    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    if (!files)
+        return printError(error, ExitBadInput);
+    const std::optional<attn::ModelConfig> config = readConfig(*files, &error);
+    if (!config)
+        return printError(error, ExitBadInput);
+    const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files->folder, config->familyName(), &error);
+    if (!tokenizer)
+        return printError(error, ExitBadInput);
+    QJsonArray ids, texts;
+    for (const attn::ModelToken &t : tokenizer->encode(args.text)) {
+        ids.append(t.id);
+        texts.append(t.text);
+    }
+    const QJsonObject out{{QStringLiteral("token_ids"), ids}, {QStringLiteral("tokens"), texts}};
+    return writeStdout(QJsonDocument(out).toJson(QJsonDocument::Compact) + '\n')
+        ? ExitOk
+        : printError(QStringLiteral("cannot write to stdout"), ExitFailure);
+}
+
+int runModelCompute(const ModelComputeArgs &args)
+{
+    QString error;
+    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    if (!files)
+        return printError(error, ExitBadInput);
+    const attn::SharedModelParameters model = attn::loadModel(files->folder, &error);
+    if (!model)
+        return printError(error, ExitBadInput);
+    const attn::ModelConfig &config = model->config;
+    attn::ForwardOptions options;
+    for (const auto &[layer, head] : args.ablate) {
+        const QString which = QStringLiteral("--ablate %1:%2: ").arg(layer).arg(head);
+        if (layer >= config.layers)
+            return printError(which + QStringLiteral("the model has %1 layers (0 to %2)").arg(config.layers)
+                                  .arg(config.layers - 1), ExitBadInput);
+        if (head >= config.heads)
+            return printError(which + QStringLiteral("the model has %1 heads per layer (0 to %2)").arg(config.heads)
+                                  .arg(config.heads - 1), ExitBadInput);
+        options.ablatedHeads.insert({layer, head});
+    }
+    const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files->folder, config.familyName(), &error);
+    if (!tokenizer)
+        return printError(error, ExitBadInput);
+    const std::optional<Tokens> tokens = tokenize(*tokenizer, config, args.text, &error);
+    if (!tokens)
+        return printError(error, ExitBadInput);
+    options.keepScores = config.layers <= attn::kMaxLayersWithScores;
+    options.maskTokenId = tokenizer->specialIds().mask;
+    attn::ModelTrace trace;
+    try {
+        trace = attn::forward(*model, tokens->ids, options);
+    } catch (const attn::ModelInputError &e) {
+        // A tokenizer whose vocabulary is larger than the model's gives ids it cannot embed.
+        return printError(QStringLiteral("--text: ") + QString::fromStdString(e.what()), ExitBadInput);
+    }
+    attn::ModelResultOptions resultOptions;
+    resultOptions.top = args.top;
+    resultOptions.rollout = args.rollout;
+    resultOptions.ablatedHeads = options.ablatedHeads;
+    const QByteArray json = attn::formatJson(
+        attn::modelResultJson(config, tokens->ids, tokens->texts, trace, *tokenizer, resultOptions));
+    if (!args.output)
+        return writeStdout(json) ? ExitOk : printError(QStringLiteral("cannot write to stdout"), ExitFailure);
+    return attn::writeFileAtomically(*args.output, json, &error) ? ExitOk : printError(error, ExitFailure);
+}
+
+namespace {
+
+// Multiply-adds of one forward pass, counted as 2 FLOPs each: the dense
+// layers, the full n × n scores and context of every head (a causal model
+// computes only half of them, but every implementation compared is counted
+// the same way), and the unembedding of the last position.
+double forwardFlops(const attn::ModelConfig &c, int n)
+{
+    const double d = c.dModel, perLayer = 2.0 * n * d * (3 * d + d + 2.0 * c.dFF) + 2.0 * 2.0 * double(n) * n * d;
+    return c.layers * perLayer + 2.0 * d * c.vocab;
+}
+
+} // namespace
+
+int runModelBench(const ModelBenchArgs &args)
+{
+    QString error;
+    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    if (!files)
+        return printError(error, ExitBadInput);
+    const attn::SharedModelParameters model = attn::loadModel(files->folder, &error);
+    if (!model)
+        return printError(error, ExitBadInput);
+    const attn::ModelConfig &config = model->config;
+    if (args.tokens && *args.tokens > config.positions)
+        return printError(QStringLiteral("--tokens %1: the model takes at most %2 (%3 in config.json)")
+                              .arg(*args.tokens).arg(config.positions).arg(positionsField(config)), ExitBadInput);
+    const int n = args.tokens.value_or(std::min(1024, config.positions));
+    // Any valid ids will do; this sequence is easy to repeat elsewhere
+    // (scripts/bench_torch.py uses the same).
+    std::vector<int> ids(static_cast<std::size_t>(n), 0);
+    for (int i = 0; i < n; ++i)
+        ids[std::size_t(i)] = int((qint64(i) * 7919 + 1) % config.vocab);
+    attn::ForwardOptions options;
+    options.keepScores = false; // what the views need: every head's weights, and the prediction
+    attn::forward(*model, ids, options); // once untimed: first-touch page faults are not the forward pass
+    double probabilitySum = 0;
+    const Timing t = timeRepeated(args.repeat, [&] {
+        const attn::ModelTrace trace = attn::forward(*model, ids, options);
+        probabilitySum = trace.nextToken ? double(trace.nextToken->probabilities.sum()) : 1.0;
+    });
+    const double flops = forwardFlops(config, n);
+    QJsonObject out;
+    out["model"] = config.familyName();
+    out["tokens"] = n;
+    out["layers"] = config.layers;
+    out["heads"] = config.heads;
+    out["d_model"] = config.dModel;
+    out["vocab"] = config.vocab;
+    out["repeat"] = args.repeat;
+    out["median_ms"] = t.medianMs;
+    out["min_ms"] = t.minMs;
+    out["flops_per_pass"] = flops;
+    out["gflops"] = flops / (t.minMs * 1e6);
+    out["next_token_probability_sum"] = probabilitySum;
+    out["sgemm_gflops"] = sgemmGflops();
+    out["ratio"] = out["gflops"].toDouble() / out["sgemm_gflops"].toDouble();
+    out["peak_rss_mib"] = peakResidentMiB();
+    out["blas_core"] = QString::fromStdString(attn::blasCoreName());
+    QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
+    return ExitOk;
+}
