@@ -56,6 +56,7 @@ private slots:
     void compute_data();
     void compute();
     void crossAttentionHandWorked();
+    void crossAttentionIgnoresTheCausalMask();
     void outputFile();
     void largeSessionInDouble();
     void helpAndVersion_data();
@@ -122,6 +123,44 @@ void TestCli::crossAttentionHandWorked()
     QVERIFY(std::fabs(w01 - 0.742816684773193) <= 1e-12);
     const double z10 = head["context"].toArray()[1].toArray()[0].toDouble();
     QVERIFY(std::fabs(z10 - -0.6744038733166422) <= 1e-12);
+}
+
+void TestCli::crossAttentionIgnoresTheCausalMask()
+{
+    // Case G again, with "causal": true asked for: the decoder sees every
+    // source token, so the weights are case G's unmasked ones.
+    QFile in(data("cross.attn.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject session = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonObject attention = session["attention"].toObject();
+    attention["causal"] = true;
+    session["attention"] = attention;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cross-causal.attn.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(session).toJson());
+    out.close();
+
+    const Run run = runApp({QStringLiteral("compute"), path});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject result = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(result["causal"].toBool(true), false);
+    QCOMPARE(result["cross_attention"].toBool(), true);
+    const QJsonObject head = result["heads"].toArray()[0].toObject();
+    const double w01 = head["weights"].toArray()[0].toArray()[1].toDouble();
+    QVERIFY(std::fabs(w01 - 0.742816684773193) <= 1e-12); // key 1 after query 0, not masked
+
+    // The picture's title does not claim a mask either.
+    const QString svg = dir.filePath(QStringLiteral("dash.svg"));
+    const Run exported = runApp({QStringLiteral("export"), path, QStringLiteral("-o"), svg,
+                                 QStringLiteral("--view"), QStringLiteral("dashboard")});
+    QCOMPARE(exported.exitCode, 0);
+    QFile picture(svg);
+    QVERIFY(picture.open(QIODevice::ReadOnly));
+    const QByteArray text = picture.readAll();
+    QVERIFY(text.contains("cross-attention"));
+    QVERIFY(!text.contains("causal mask"));
 }
 
 void TestCli::outputFile()

@@ -211,7 +211,7 @@ QString dashboardTitle(const attn::Session &session, int query)
                                : tr("%1 heads of width %2").arg(c.heads).arg(c.headDim));
     }
     parts << (c.scale ? tr("scaled by 1/√d_k") : tr("not scaled"));
-    if (c.causal)
+    if (c.causal && !session.source) // a causal mask does not apply to cross-attention
         parts << tr("causal mask");
     if (c.positionalEncoding == attn::PositionalEncoding::Sinusoidal)
         parts << tr("sinusoidal positions");
