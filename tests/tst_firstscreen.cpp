@@ -13,6 +13,8 @@
 #include "mainwindow.h"
 #include "mistakesdialog.h"
 #include "barcolumnsview.h"
+#include "crossattentionpanel.h"
+#include "pipelinepainter.h"
 #include "optionspanel.h"
 #include "pipelineview.h"
 #include "sessionio.h"
@@ -25,6 +27,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
@@ -300,6 +303,25 @@ private slots:
             const QRectF t = grid->tileRect(i);
             QCOMPARE(t.width(), t.height());
         }
+    }
+
+    void crossAttentionPipelineUsesItsWidth()
+    {
+        // At the first window size the cross-attention pipeline keeps every
+        // column and whole titles (it squeezed to "conte…" with spare width).
+        Window w;
+        exampleAction(w.window, QStringLiteral("cross-attention"))->trigger();
+        QApplication::processEvents();
+        PipelineView *view = w.window.pipeline();
+        const PipelineLayout l = view->pipelinePainter().layout(QRectF(view->rect()));
+        QVERIFY(l.scaledShown);
+        const QFontMetricsF fm(view->font());
+        QFont bold = view->font();
+        bold.setBold(true);
+        const QFontMetricsF bfm(bold);
+        QVERIFY(l.steps[PipelineLayout::WeightsStep].width() >= bfm.horizontalAdvance(QStringLiteral("weights α = softmax")));
+        QVERIFY(l.steps[PipelineLayout::ContextStep].width() >= bfm.horizontalAdvance(QStringLiteral("context z = Σ α·v")));
+        QCOMPARE(w.window.crossAttention()->findChild<QLineEdit *>()->placeholderText(), QStringLiteral("Source sentence"));
     }
 
     void dockTabTitlesAreNotCut()
