@@ -122,7 +122,7 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
 {
     const QHash<QString, int> ids = lookupTable(vocab);
     for (int b = 0; b < 256; ++b) {
-        const QString symbol(QChar(bytelevel::byteToChar(uchar(b))));
+        const QString symbol{QChar(bytelevel::byteToChar(uchar(b)))};
         const auto it = ids.constFind(symbol);
         if (it == ids.constEnd()) {
             *error = QStringLiteral("%1: no token for byte 0x%2 (%3), which byte-level BPE needs")
