@@ -50,11 +50,23 @@ std::vector<TensorToWrite> gpt2Tensors(const ModelParameters &m)
     return t;
 }
 
+// The model's symbols first (ids 0 ... vocab - 1), then every other byte:
+// byte-level BPE readers (ours and Hugging Face's) expect a token for each of
+// the 256 bytes. Those extra ids lie outside the model's vocabulary, so a text
+// with a byte the model never saw is refused with a message naming the token
+// instead of being silently mapped to something else.
 QByteArray vocabJson(const std::vector<unsigned char> &symbols)
 {
     QJsonObject vocab;
-    for (std::size_t i = 0; i < symbols.size(); ++i)
-        vocab.insert(QString(QChar(bytelevel::byteToChar(symbols[i]))), int(i));
+    bool used[256] = {};
+    int id = 0;
+    for (unsigned char s : symbols) {
+        vocab.insert(QString(QChar(bytelevel::byteToChar(s))), id++);
+        used[s] = true;
+    }
+    for (int b = 0; b < 256; ++b)
+        if (!used[b])
+            vocab.insert(QString(QChar(bytelevel::byteToChar(static_cast<unsigned char>(b)))), id++);
     return QJsonDocument(vocab).toJson(QJsonDocument::Compact);
 }
 

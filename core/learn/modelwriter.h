@@ -3,7 +3,8 @@
 // attn::loadModel, `compute --model` and Hugging Face transformers open:
 // config.json, model.safetensors under the names Hugging Face writes, and a
 // byte-level tokenizer (vocab.json, merges.txt) with one token per symbol and
-// no merges, so the task's tiny vocabulary round-trips.
+// no merges, so the task's tiny vocabulary round-trips (the bytes the model
+// does not know get ids past its vocabulary, see vocabJson).
 
 #include "model/modelparameters.h"
 
