@@ -51,9 +51,22 @@ struct BenchArgs
     BenchPrecision precision = BenchPrecision::Auto; // --precision auto|single|double
 };
 
+// `train --task TASK -o DIR [...]`: unset numbers take the task's defaults
+// (traincommand.cpp); the trainer checks how they fit together.
+struct TrainArgs
+{
+    QString task;   // induction, copy, reverse, sort or text
+    QString text;   // --text FILE, the text task's file
+    QString output; // -o DIR
+    std::optional<int> layers, heads, dModel, context, batch, steps, vocab;
+    std::optional<double> learningRate;
+    quint64 seed = 1;
+    int reportEvery = 100;
+};
+
 struct CommandLine
 {
-    enum class Kind { Window, Help, Version, Compute, Export, Bench };
+    enum class Kind { Window, Help, Version, Compute, Export, Bench, Train };
     Kind kind = Kind::Window;
     QString error;    // one line without the program name; set: exit with 2
     QString helpText; // set when a command's --help was asked: print it, exit with 0
@@ -61,6 +74,7 @@ struct CommandLine
     ComputeArgs compute;
     ExportArgs exportArgs;
     BenchArgs bench;
+    TrainArgs train;
 };
 
 // The command that arguments[1] names; Window for anything else, a session

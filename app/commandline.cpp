@@ -2,6 +2,7 @@
 
 #include "benchcommand.h"
 #include "cliparse.h"
+#include "traincommand.h"
 
 #include "exporter.h"
 #include "exportseries.h"
@@ -184,6 +185,8 @@ int runHeadlessCommand(const QStringList &arguments)
         return runExport(command.exportArgs);
     case CommandLine::Kind::Bench:
         return runBench(command.bench);
+    case CommandLine::Kind::Train:
+        return runTrain(command.train);
     case CommandLine::Kind::Window:
         break;
     }

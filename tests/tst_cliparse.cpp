@@ -53,6 +53,14 @@ QString describe(const CommandLine &c)
             .arg(b.tokens).arg(b.dModel).arg(b.heads).arg(b.headDim).arg(b.causal).arg(b.repeat).arg(b.paint)
             .arg(b.drag).arg(QLatin1String(precision[int(b.precision)]));
     }
+    case CommandLine::Kind::Train: {
+        const TrainArgs &t = c.train;
+        return QStringLiteral("train %1 text %2 -o %3 layers %4 heads %5 d %6 context %7 batch %8 steps %9")
+                   .arg(t.task, t.text, t.output, optional(t.layers), optional(t.heads), optional(t.dModel),
+                        optional(t.context), optional(t.batch), optional(t.steps))
+               + QStringLiteral(" vocab %1 lr %2 seed %3 report %4")
+                     .arg(optional(t.vocab), optional(t.learningRate)).arg(t.seed).arg(t.reportEvery);
+    }
     }
     return {};
 }
@@ -138,6 +146,18 @@ void TestCliParse::commands_data()
     QTest::newRow("bench, the limits") << QStringList{"bench", "--tokens", "4096", "--d-model", "1024", "--heads",
                                                       "64", "--repeat", "1000"}
                                        << "bench 4096 1024 64 16 causal 0 repeat 1000 paint 0 drag 0 auto";
+    QTest::newRow("train, task defaults") << QStringList{"train", "--task", "induction", "-o", "m"}
+                                          << "train induction text  -o m layers - heads - d - context - batch - "
+                                             "steps - vocab - lr - seed 1 report 100";
+    QTest::newRow("train, every option")
+        << QStringList{"train", "--task=reverse", "--layers", "3", "--heads", "2", "--d-model", "48", "--context", "20",
+                       "--batch", "4", "--steps", "50", "--vocab", "10", "--lr", "0.003", "--seed", "7",
+                       "--report-every", "5", "--output", "out"}
+        << "train reverse text  -o out layers 3 heads 2 d 48 context 20 batch 4 steps 50 vocab 10 lr 0.003 seed 7 "
+           "report 5";
+    QTest::newRow("train, text") << QStringList{"train", "--task", "text", "--text", "book.txt", "-o", "m"}
+                                 << "train text text book.txt -o m layers - heads - d - context - batch - steps - "
+                                    "vocab - lr - seed 1 report 100";
 }
 
 void TestCliParse::commands()
@@ -234,6 +254,20 @@ void TestCliParse::errors_data()
                                                     << "--tokens must be a whole number from 1 to 4096";
     QTest::newRow("bench --drag takes no value") << QStringList{"bench", "--drag=yes"}
                                                  << "Unexpected value after '--drag'.";
+    QTest::newRow("train zero layers") << QStringList{"train", "--task", "copy", "--layers", "0", "-o", "m"}
+                                       << "--layers must be a whole number from 1 to 12";
+    QTest::newRow("train no task") << QStringList{"train", "-o", "m"}
+                                   << "train needs --task: induction, copy, reverse, sort or text";
+    QTest::newRow("train unknown task") << QStringList{"train", "--task", "add", "-o", "m"}
+                                        << "--task add: unknown task; use induction, copy, reverse, sort or text";
+    QTest::newRow("train text without file") << QStringList{"train", "--task", "text", "-o", "m"}
+                                             << "--task text needs --text FILE";
+    QTest::newRow("train file without text") << QStringList{"train", "--task", "copy", "--text", "a.txt", "-o", "m"}
+                                             << "--text is only for --task text";
+    QTest::newRow("train no output") << QStringList{"train", "--task", "copy"}
+                                     << "train needs -o DIR, the model folder to write";
+    QTest::newRow("train bad lr") << QStringList{"train", "--task", "copy", "--lr", "-1", "-o", "m"}
+                                  << "--lr must be a number above 0 and at most 1";
 }
 
 void TestCliParse::errors()
