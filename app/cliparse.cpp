@@ -296,6 +296,83 @@ void parseBench(const QStringList &arguments, CommandLine *command)
     args.drag = parser.isSet(drag);
 }
 
+void parseTrain(const QStringList &arguments, CommandLine *command)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("train"), QStringLiteral("The command."));
+    const QCommandLineOption task = valueOption("task", "induction, copy, reverse, sort or text.", "TASK");
+    const QCommandLineOption text = valueOption("text", "The text file of the text task.", "FILE");
+    const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("The model folder to write."), QStringLiteral("DIR"));
+    const QCommandLineOption layers = valueOption("layers", "Layers (task default).", "N");
+    const QCommandLineOption heads = valueOption("heads", "Heads per layer (task default).", "N");
+    const QCommandLineOption dModel = valueOption("d-model", "d_model (task default).", "D");
+    const QCommandLineOption context = valueOption("context", "Tokens per training sequence (task default).", "N");
+    const QCommandLineOption batch = valueOption("batch", "Sequences per step (task default).", "N");
+    const QCommandLineOption steps = valueOption("steps", "Training steps (task default).", "N");
+    const QCommandLineOption vocab = valueOption("vocab", "Symbols of a synthetic task (task default).", "N");
+    const QCommandLineOption lr = valueOption("lr", "Peak learning rate (task default).", "RATE");
+    const QCommandLineOption seed = valueOption("seed", "Random seed (default 1).", "N", QStringLiteral("1"));
+    const QCommandLineOption report = valueOption("report-every", "Steps per JSON line (default 100).", "N",
+                                                  QStringLiteral("100"));
+    parser.addOptions({task, text, output, layers, heads, dModel, context, batch, steps, vocab, lr, seed, report});
+    if (!parseOrStop(parser, arguments, command))
+        return;
+    TrainArgs &args = command->train;
+    const auto number = [&](const QCommandLineOption &o, int low, int high, std::optional<int> *out) {
+        if (!parser.isSet(o))
+            return true;
+        bool ok = false;
+        const int value = parser.value(o).toInt(&ok);
+        if (!ok || value < low || value > high) {
+            command->error = QStringLiteral("--%1 must be a whole number from %2 to %3")
+                                 .arg(o.names().first()).arg(low).arg(high);
+            return false;
+        }
+        *out = value;
+        return true;
+    };
+    std::optional<int> every;
+    if (!number(layers, 1, 12, &args.layers) || !number(heads, 1, 64, &args.heads)
+        || !number(dModel, 1, 1024, &args.dModel) || !number(context, 2, 1024, &args.context)
+        || !number(batch, 1, 1024, &args.batch) || !number(steps, 1, 100000000, &args.steps)
+        || !number(vocab, 2, 1000, &args.vocab) || !number(report, 1, 100000000, &every))
+        return;
+    args.reportEvery = every.value_or(args.reportEvery);
+    args.task = parser.value(task);
+    static const QStringList tasks = {"induction", "copy", "reverse", "sort", "text"};
+    if (!tasks.contains(args.task)) {
+        command->error = args.task.isEmpty() ? QStringLiteral("train needs --task: induction, copy, reverse, sort or text")
+                                             : QStringLiteral("--task %1: unknown task; use induction, copy, reverse, "
+                                                              "sort or text").arg(args.task);
+        return;
+    }
+    args.text = parser.value(text);
+    if ((args.task == QLatin1String("text")) != !args.text.isEmpty()) {
+        command->error = args.text.isEmpty() ? QStringLiteral("--task text needs --text FILE")
+                                             : QStringLiteral("--text is only for --task text");
+        return;
+    }
+    if (parser.isSet(lr)) {
+        bool ok = false;
+        const double value = parser.value(lr).toDouble(&ok);
+        if (!ok || !(value > 0 && value <= 1)) {
+            command->error = QStringLiteral("--lr must be a number above 0 and at most 1");
+            return;
+        }
+        args.learningRate = value;
+    }
+    bool ok = false;
+    args.seed = parser.value(seed).toULongLong(&ok);
+    if (!ok) {
+        command->error = QStringLiteral("--seed must be a whole number from 0 to 18446744073709551615");
+        return;
+    }
+    args.output = parser.value(output);
+    if (args.output.isEmpty())
+        command->error = QStringLiteral("train needs -o DIR, the model folder to write");
+}
+
 } // namespace
 
 CommandLine::Kind commandKind(const QStringList &arguments)
@@ -309,6 +386,8 @@ CommandLine::Kind commandKind(const QStringList &arguments)
         return Kind::Export;
     if (first == QLatin1String("bench"))
         return hasModelOption(arguments) ? Kind::ModelBench : Kind::Bench;
+    if (first == QLatin1String("train"))
+        return Kind::Train;
     if (first == QLatin1String("--help") || first == QLatin1String("-h"))
         return Kind::Help;
     if (first == QLatin1String("--version") || first == QLatin1String("-v"))
@@ -337,6 +416,8 @@ CommandLine parseCommandLine(const QStringList &arguments)
     case Kind::ModelCompute:
     case Kind::ModelBench:
         parseModelCommand(arguments, &command);
+    case Kind::Train:
+        parseTrain(arguments, &command);
         break;
     case Kind::Help:
     case Kind::Version:

@@ -80,9 +80,23 @@ struct ModelBenchArgs
 
 constexpr int kMaxTopPredictions = 1000;
 
+// `train --task TASK -o DIR [...]`: unset numbers take the task's defaults
+// (traincommand.cpp); the trainer checks how they fit together.
+struct TrainArgs
+{
+    QString task;   // induction, copy, reverse, sort or text
+    QString text;   // --text FILE, the text task's file
+    QString output; // -o DIR
+    std::optional<int> layers, heads, dModel, context, batch, steps, vocab;
+    std::optional<double> learningRate;
+    quint64 seed = 1;
+    int reportEvery = 100;
+};
+
+
 struct CommandLine
 {
-    enum class Kind { Window, Help, Version, Compute, Export, Bench, Tokenize, ModelCompute, ModelBench };
+    enum class Kind { Window, Help, Version, Compute, Export, Bench, Tokenize, ModelCompute, ModelBench, Train };
     Kind kind = Kind::Window;
     QString error;    // one line without the program name; set: exit with 2
     QString helpText; // set when a command's --help was asked: print it, exit with 0
@@ -93,6 +107,7 @@ struct CommandLine
     TokenizeArgs tokenize;
     ModelComputeArgs modelCompute;
     ModelBenchArgs modelBench;
+    TrainArgs train;
 };
 
 // The command that arguments[1] names; Window for anything else, a session

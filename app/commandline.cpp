@@ -3,6 +3,7 @@
 #include "benchcommand.h"
 #include "cliparse.h"
 #include "modelcommands.h"
+#include "traincommand.h"
 
 #include "exporter.h"
 #include "exportseries.h"
@@ -208,6 +209,8 @@ int runHeadlessCommand(const QStringList &arguments)
         return runModelCompute(command.modelCompute);
     case CommandLine::Kind::ModelBench:
         return runModelBench(command.modelBench);
+    case CommandLine::Kind::Train:
+        return runTrain(command.train);
     case CommandLine::Kind::Window:
         break;
     }

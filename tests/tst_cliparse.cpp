@@ -66,6 +66,14 @@ QString describe(const CommandLine &c)
     case CommandLine::Kind::ModelBench:
         return QStringLiteral("bench --model %1 tokens %2 repeat %3")
             .arg(c.modelBench.model, optional(c.modelBench.tokens)).arg(c.modelBench.repeat);
+    case CommandLine::Kind::Train: {
+        const TrainArgs &t = c.train;
+        return QStringLiteral("train %1 text %2 -o %3 layers %4 heads %5 d %6 context %7 batch %8 steps %9")
+                   .arg(t.task, t.text, t.output, optional(t.layers), optional(t.heads), optional(t.dModel),
+                        optional(t.context), optional(t.batch), optional(t.steps))
+               + QStringLiteral(" vocab %1 lr %2 seed %3 report %4")
+                     .arg(optional(t.vocab), optional(t.learningRate)).arg(t.seed).arg(t.reportEvery);
+    }
     }
     return {};
 }
@@ -171,6 +179,18 @@ void TestCliParse::commands_data()
     QTest::newRow("bench --model, defaults") << QStringList{"bench", "--model", "m"} << "bench --model m tokens - repeat 5";
     QTest::newRow("bench --model, every option")
         << QStringList{"bench", "--model=m", "--tokens", "64", "--repeat", "2"} << "bench --model m tokens 64 repeat 2";
+    QTest::newRow("train, task defaults") << QStringList{"train", "--task", "induction", "-o", "m"}
+                                          << "train induction text  -o m layers - heads - d - context - batch - "
+                                             "steps - vocab - lr - seed 1 report 100";
+    QTest::newRow("train, every option")
+        << QStringList{"train", "--task=reverse", "--layers", "3", "--heads", "2", "--d-model", "48", "--context", "20",
+                       "--batch", "4", "--steps", "50", "--vocab", "10", "--lr", "0.003", "--seed", "7",
+                       "--report-every", "5", "--output", "out"}
+        << "train reverse text  -o out layers 3 heads 2 d 48 context 20 batch 4 steps 50 vocab 10 lr 0.003 seed 7 "
+           "report 5";
+    QTest::newRow("train, text") << QStringList{"train", "--task", "text", "--text", "book.txt", "-o", "m"}
+                                 << "train text text book.txt -o m layers - heads - d - context - batch - steps - "
+                                    "vocab - lr - seed 1 report 100";
 }
 
 void TestCliParse::commands()
@@ -298,6 +318,20 @@ void TestCliParse::errors_data()
                                                << "--repeat must be a whole number from 1 to 1000";
     QTest::newRow("bench --model, session options are not its") << QStringList{"bench", "--model", "m", "--heads", "2"}
                                                                  << "Unknown option 'heads'.";
+    QTest::newRow("train zero layers") << QStringList{"train", "--task", "copy", "--layers", "0", "-o", "m"}
+                                       << "--layers must be a whole number from 1 to 12";
+    QTest::newRow("train no task") << QStringList{"train", "-o", "m"}
+                                   << "train needs --task: induction, copy, reverse, sort or text";
+    QTest::newRow("train unknown task") << QStringList{"train", "--task", "add", "-o", "m"}
+                                        << "--task add: unknown task; use induction, copy, reverse, sort or text";
+    QTest::newRow("train text without file") << QStringList{"train", "--task", "text", "-o", "m"}
+                                             << "--task text needs --text FILE";
+    QTest::newRow("train file without text") << QStringList{"train", "--task", "copy", "--text", "a.txt", "-o", "m"}
+                                             << "--text is only for --task text";
+    QTest::newRow("train no output") << QStringList{"train", "--task", "copy"}
+                                     << "train needs -o DIR, the model folder to write";
+    QTest::newRow("train bad lr") << QStringList{"train", "--task", "copy", "--lr", "-1", "-o", "m"}
+                                  << "--lr must be a number above 0 and at most 1";
 }
 
 void TestCliParse::errors()

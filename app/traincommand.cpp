@@ -1,0 +1,133 @@
+#include "traincommand.h"
+
+#include "cliparse.h"
+#include "commandline.h"
+
+#include "learn/modelwriter.h"
+#include "learn/trainer.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+
+// A text file larger than this is refused: character-level training samples
+// windows of it, and far less text than this already takes hours to learn.
+constexpr qint64 kMaxTextBytes = 256ll * 1024 * 1024;
+
+int fail(const QString &message, int code)
+{
+    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
+    return code;
+}
+
+void printLine(const QJsonObject &o)
+{
+    const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    std::fwrite(line.constData(), 1, std::size_t(line.size()), stdout);
+    std::fflush(stdout);
+}
+
+// Each task's defaults, chosen so its lesson shows in minutes on two cores:
+// small batches and contexts cost least per step (models.md: the work to the
+// induction phase change grows only as sqrt(batch * context)). Induction:
+// the loss falls abruptly near step 6,000-8,000 (about 2 minutes here).
+attn::TrainerSettings defaults(attn::TaskKind kind, int *vocab)
+{
+    attn::TrainerSettings s;
+    switch (kind) {
+    case attn::TaskKind::Induction:
+        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 10000, s.learningRate = 1e-3;
+        *vocab = 32;
+        break;
+    case attn::TaskKind::Copy:
+    case attn::TaskKind::Reverse:
+    case attn::TaskKind::Sort:
+        s.layers = 2, s.heads = 2, s.dModel = 32, s.context = 16, s.batch = 16, s.steps = 600, s.learningRate = 3e-3;
+        s.warmupSteps = 50;
+        *vocab = 8;
+        break;
+    case attn::TaskKind::Text:
+        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 2000, s.learningRate = 1e-3;
+        *vocab = 0;
+        break;
+    }
+    return s;
+}
+
+std::optional<attn::TrainingTask> makeTask(const TrainArgs &args, attn::TaskKind kind, int vocab, QString *error)
+{
+    if (kind != attn::TaskKind::Text)
+        return attn::TrainingTask::synthetic(kind, args.vocab.value_or(vocab), error);
+    QFile file(args.text);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read (%2)").arg(args.text, file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > kMaxTextBytes) {
+        *error = QStringLiteral("%1: larger than %2 MB").arg(args.text).arg(kMaxTextBytes >> 20);
+        return std::nullopt;
+    }
+    return attn::TrainingTask::fromText(file.readAll(), args.text, error);
+}
+
+} // namespace
+
+int runTrain(const TrainArgs &args)
+{
+    const attn::TaskKind kind = *attn::TrainingTask::kindFromName(args.task); // checked by the parser
+    int vocab = 0;
+    attn::TrainerSettings s = defaults(kind, &vocab);
+    s.layers = args.layers.value_or(s.layers);
+    s.heads = args.heads.value_or(s.heads);
+    s.dModel = args.dModel.value_or(s.dModel);
+    s.context = args.context.value_or(s.context);
+    s.batch = args.batch.value_or(s.batch);
+    s.steps = args.steps.value_or(s.steps);
+    s.learningRate = args.learningRate.value_or(s.learningRate);
+    s.warmupSteps = std::min(s.warmupSteps, std::max(1, s.steps / 10));
+    s.seed = args.seed;
+    s.reportEvery = args.reportEvery;
+
+    QString error;
+    std::optional<attn::TrainingTask> task = makeTask(args, kind, vocab, &error);
+    if (!task)
+        return fail(error, ExitBadInput);
+    if (!(error = attn::Trainer::checkSettings(s, *task)).isEmpty()
+        || !(error = attn::checkOutputFolder(args.output)).isEmpty())
+        return fail(error, ExitBadInput);
+
+    attn::Trainer trainer(std::move(*task), s);
+    const double chance = trainer.task().chance();
+    g_interrupted.store(false);
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    double lastLoss = 0, lastAccuracy = 0;
+    const attn::TrainingOutcome outcome = trainer.run(&g_interrupted, [&](const attn::TrainingReport &r) {
+        lastLoss = r.loss;
+        lastAccuracy = r.accuracy;
+        printLine(QJsonObject{{"step", r.step}, {"loss", r.loss}, {"accuracy", r.accuracy}, {"chance", chance},
+                              {"lr", r.learningRate}, {"seconds", r.seconds}});
+    });
+    std::signal(SIGINT, previous);
+
+    const QJsonObject training{{"task", args.task},      {"steps", trainer.stepsDone()}, {"batch", s.batch},
+                               {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
+                               {"loss", lastLoss},       {"accuracy", lastAccuracy}};
+    if (!attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error))
+        return fail(error, ExitFailure);
+    printLine(QJsonObject{{"steps", trainer.stepsDone()}, {"steps_per_second", outcome.stepsPerSecond},
+                          {"loss", lastLoss}, {"accuracy", lastAccuracy}, {"stopped", outcome.stopped},
+                          {"diverged", outcome.diverged}, {"output", args.output}});
+    if (outcome.diverged)
+        return fail(outcome.message, ExitFailure);
+    return ExitOk;
+}

@@ -1,0 +1,8 @@
+#pragma once
+// `attention-explorer train`: trains a small GPT-2 on a task and writes it as a model folder (contract section 7).
+
+struct TrainArgs;
+
+// Prints one JSON line per report and a last one holding "steps_per_second";
+// SIGINT stops the run and saves what was learned. Returns the exit code.
+int runTrain(const TrainArgs &args);

@@ -1,0 +1,168 @@
+#include "learn/modelwriter.h"
+
+#include "io/safetensorswriter.h"
+#include "sessionio.h"
+#include "tokenizers/bytelevel.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+
+namespace attn {
+namespace {
+
+TensorToWrite vectorTensor(const QString &name, const RowVector<float> &v)
+{
+    return TensorToWrite::fromVector(name, v.transpose());
+}
+
+std::vector<TensorToWrite> gpt2Tensors(const ModelParameters &m)
+{
+    std::vector<TensorToWrite> t;
+    t.push_back(TensorToWrite::fromMatrix(QStringLiteral("wte.weight"), m.tokenEmbedding));
+    t.push_back(TensorToWrite::fromMatrix(QStringLiteral("wpe.weight"), m.positionEmbedding));
+    for (std::size_t l = 0; l < m.blocks.size(); ++l) {
+        const BlockParameters &b = m.blocks[l];
+        const QString p = QStringLiteral("h.%1.").arg(l);
+        const Eigen::Index d = m.config.dModel;
+        // Conv1D c_attn: [d, 3d], the columns q | k | v.
+        RowMatrix<float> qkv(d, 3 * d);
+        qkv << b.query.weight, b.key.weight, b.value.weight;
+        RowVector<float> qkvBias(3 * d);
+        qkvBias << b.query.bias, b.key.bias, b.value.bias;
+        t.push_back(vectorTensor(p + QStringLiteral("ln_1.weight"), b.norm1.weight));
+        t.push_back(vectorTensor(p + QStringLiteral("ln_1.bias"), b.norm1.bias));
+        t.push_back(TensorToWrite::fromMatrix(p + QStringLiteral("attn.c_attn.weight"), qkv));
+        t.push_back(vectorTensor(p + QStringLiteral("attn.c_attn.bias"), qkvBias));
+        t.push_back(TensorToWrite::fromMatrix(p + QStringLiteral("attn.c_proj.weight"), b.attentionOutput.weight));
+        t.push_back(vectorTensor(p + QStringLiteral("attn.c_proj.bias"), b.attentionOutput.bias));
+        t.push_back(vectorTensor(p + QStringLiteral("ln_2.weight"), b.norm2.weight));
+        t.push_back(vectorTensor(p + QStringLiteral("ln_2.bias"), b.norm2.bias));
+        t.push_back(TensorToWrite::fromMatrix(p + QStringLiteral("mlp.c_fc.weight"), b.mlpIn.weight));
+        t.push_back(vectorTensor(p + QStringLiteral("mlp.c_fc.bias"), b.mlpIn.bias));
+        t.push_back(TensorToWrite::fromMatrix(p + QStringLiteral("mlp.c_proj.weight"), b.mlpOut.weight));
+        t.push_back(vectorTensor(p + QStringLiteral("mlp.c_proj.bias"), b.mlpOut.bias));
+    }
+    t.push_back(vectorTensor(QStringLiteral("ln_f.weight"), m.finalNorm.weight));
+    t.push_back(vectorTensor(QStringLiteral("ln_f.bias"), m.finalNorm.bias));
+    return t;
+}
+
+// The model's symbols first (ids 0 ... vocab - 1), then every other byte:
+// byte-level BPE readers (ours and Hugging Face's) expect a token for each of
+// the 256 bytes. Those extra ids lie outside the model's vocabulary, so a text
+// with a byte the model never saw is refused with a message naming the token
+// instead of being silently mapped to something else.
+QByteArray vocabJson(const std::vector<unsigned char> &symbols)
+{
+    QJsonObject vocab;
+    bool used[256] = {};
+    int id = 0;
+    for (unsigned char s : symbols) {
+        vocab.insert(QString(QChar(bytelevel::byteToChar(s))), id++);
+        used[s] = true;
+    }
+    for (int b = 0; b < 256; ++b)
+        if (!used[b])
+            vocab.insert(QString(QChar(bytelevel::byteToChar(static_cast<unsigned char>(b)))), id++);
+    return QJsonDocument(vocab).toJson(QJsonDocument::Compact);
+}
+
+bool writeAll(const QString &folder, const ModelParameters &model, const std::vector<unsigned char> &symbols,
+              const QJsonObject &training, QString *error)
+{
+    QJsonObject config = gpt2ConfigJson(model.config);
+    if (!training.isEmpty())
+        config.insert(QStringLiteral("attention_explorer_training"), training);
+    const QDir dir(folder);
+    QMap<QString, QString> metadata;
+    metadata.insert(QStringLiteral("format"), QStringLiteral("pt"));
+    return writeFileAtomically(dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson(), error)
+           && writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")), gpt2Tensors(model), metadata, error)
+           && writeFileAtomically(dir.filePath(QStringLiteral("vocab.json")), vocabJson(symbols), error)
+           && writeFileAtomically(dir.filePath(QStringLiteral("merges.txt")), QByteArrayLiteral("#version: 0.2\n"),
+                                  error);
+}
+
+} // namespace
+
+QJsonObject gpt2ConfigJson(const ModelConfig &c)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("model_type"), QStringLiteral("gpt2"));
+    o.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("GPT2LMHeadModel")});
+    o.insert(QStringLiteral("n_layer"), c.layers);
+    o.insert(QStringLiteral("n_head"), c.heads);
+    o.insert(QStringLiteral("n_embd"), c.dModel);
+    o.insert(QStringLiteral("n_positions"), c.positions);
+    o.insert(QStringLiteral("n_ctx"), c.positions);
+    o.insert(QStringLiteral("vocab_size"), c.vocab);
+    o.insert(QStringLiteral("n_inner"), c.dFF == 4 * c.dModel ? QJsonValue() : QJsonValue(c.dFF));
+    o.insert(QStringLiteral("activation_function"), QStringLiteral("gelu_new"));
+    o.insert(QStringLiteral("layer_norm_epsilon"), c.layerNormEpsilon);
+    o.insert(QStringLiteral("tie_word_embeddings"), true);
+    o.insert(QStringLiteral("scale_attn_weights"), true);
+    // No dropout at inference; the ids transformers' generate() uses must exist.
+    for (const char *name : {"resid_pdrop", "embd_pdrop", "attn_pdrop"})
+        o.insert(QLatin1String(name), 0.0);
+    o.insert(QStringLiteral("bos_token_id"), c.vocab - 1);
+    o.insert(QStringLiteral("eos_token_id"), c.vocab - 1);
+    return o;
+}
+
+QString checkOutputFolder(const QString &dir)
+{
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir())
+        return QStringLiteral("-o %1: exists and is not a folder").arg(dir);
+    const QFileInfo parent(info.absolutePath());
+    if (!parent.isDir())
+        return QStringLiteral("-o %1: the folder %2 does not exist").arg(dir, parent.filePath());
+    if (!parent.isWritable())
+        return QStringLiteral("-o %1: cannot write in %2").arg(dir, parent.filePath());
+    return {};
+}
+
+bool saveModelFolder(const ModelParameters &model, const std::vector<unsigned char> &symbols,
+                     const QJsonObject &training, const QString &dir, QString *error)
+{
+    const QString problem = checkOutputFolder(dir);
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    const QString target = QFileInfo(dir).absoluteFilePath();
+    QTemporaryDir fresh(target + QStringLiteral(".tmp-XXXXXX"));
+    if (!fresh.isValid()) {
+        *error = QStringLiteral("%1: cannot create a folder beside it (%2)").arg(dir, fresh.errorString());
+        return false;
+    }
+    if (!writeAll(fresh.path(), model, symbols, training, error))
+        return false; // the temporary folder goes, the old one stays
+    // Move the old folder aside before the new one takes its name: a rename
+    // cannot replace a non-empty folder.
+    QString aside;
+    if (QFileInfo::exists(target)) {
+        QTemporaryDir old(target + QStringLiteral(".old-XXXXXX"));
+        aside = old.path();
+        old.remove();
+        if (aside.isEmpty() || !QDir().rename(target, aside)) {
+            *error = QStringLiteral("%1: cannot replace the folder").arg(dir);
+            return false;
+        }
+    }
+    if (!QDir().rename(fresh.path(), target)) {
+        if (!aside.isEmpty())
+            QDir().rename(aside, target);
+        *error = QStringLiteral("%1: cannot move the new model into place").arg(dir);
+        return false;
+    }
+    fresh.setAutoRemove(false);
+    if (!aside.isEmpty())
+        QDir(aside).removeRecursively();
+    return true;
+}
+
+} // namespace attn

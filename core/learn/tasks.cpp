@@ -1,0 +1,157 @@
+#include "learn/tasks.h"
+
+#include <algorithm>
+#include <set>
+
+namespace attn {
+namespace {
+
+// Printable one-byte symbols, so sequences read as text in every view and the
+// saved byte-level tokenizer needs no merges.
+const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<>?@[]^_{|}~";
+constexpr int kAlphabetSize = int(sizeof(kAlphabet)) - 1;
+constexpr unsigned char kSeparator = '=';
+
+} // namespace
+
+std::optional<TrainingTask> TrainingTask::synthetic(TaskKind kind, int symbols, QString *error)
+{
+    if (kind == TaskKind::Text) {
+        *error = QStringLiteral("the text task needs a text file");
+        return std::nullopt;
+    }
+    if (symbols < 2 || symbols > kAlphabetSize) {
+        *error = QStringLiteral("--vocab %1: a synthetic task has 2 to %2 symbols").arg(symbols).arg(kAlphabetSize);
+        return std::nullopt;
+    }
+    TrainingTask task;
+    task.m_kind = kind;
+    task.m_symbols.assign(kAlphabet, kAlphabet + symbols);
+    if (kind != TaskKind::Induction)
+        task.m_symbols.push_back(kSeparator);
+    return task;
+}
+
+std::optional<TrainingTask> TrainingTask::fromText(const QByteArray &text, const QString &name, QString *error)
+{
+    if (text.size() < 2) {
+        *error = QStringLiteral("%1: too short to learn from (%2 bytes)").arg(name).arg(text.size());
+        return std::nullopt;
+    }
+    TrainingTask task;
+    task.m_kind = TaskKind::Text;
+    const std::set<unsigned char> bytes(text.cbegin(), text.cend());
+    task.m_symbols.assign(bytes.begin(), bytes.end());
+    int idOf[256] = {};
+    for (std::size_t i = 0; i < task.m_symbols.size(); ++i)
+        idOf[task.m_symbols[i]] = int(i);
+    task.m_text.reserve(std::size_t(text.size()));
+    for (const char c : text)
+        task.m_text.push_back(idOf[static_cast<unsigned char>(c)]);
+    return task;
+}
+
+double TrainingTask::chance() const
+{
+    // Copy, reverse and sort never ask for the separator.
+    const bool separator = m_kind == TaskKind::Copy || m_kind == TaskKind::Reverse || m_kind == TaskKind::Sort;
+    return 1.0 / double(vocab() - (separator ? 1 : 0));
+}
+
+int TrainingTask::maxLength() const
+{
+    return m_kind == TaskKind::Text ? int(m_text.size()) - 1 : 1 << 20;
+}
+
+TrainingBatch TrainingTask::batch(SplitMix64 &rng, int sequences, int length) const
+{
+    TrainingBatch b;
+    b.sequences = sequences;
+    b.length = length;
+    const std::size_t total = std::size_t(sequences) * std::size_t(length);
+    b.inputs.resize(total);
+    b.targets.resize(total);
+    b.weights.resize(total);
+    for (int s = 0; s < sequences; ++s) {
+        const std::size_t at = std::size_t(s) * std::size_t(length);
+        fill(rng, length, b.inputs.data() + at, b.targets.data() + at, b.weights.data() + at);
+    }
+    return b;
+}
+
+void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, float *weights) const
+{
+    // One sequence of length + 1 tokens; counts[t] says whether token t is a target that counts.
+    std::vector<int> sequence(std::size_t(length) + 1);
+    std::vector<float> counts(sequence.size(), 0.0f);
+    if (m_kind == TaskKind::Text) {
+        const int start = uniformInt(rng, int(m_text.size()) - length);
+        std::copy_n(m_text.begin() + start, sequence.size(), sequence.begin());
+        std::fill(counts.begin() + 1, counts.end(), 1.0f);
+    } else if (m_kind == TaskKind::Induction) {
+        fillInduction(rng, length, sequence, counts);
+    } else {
+        fillSequenceTask(rng, length, sequence, counts);
+    }
+    for (int i = 0; i < length; ++i) {
+        inputs[i] = sequence[std::size_t(i)];
+        targets[i] = sequence[std::size_t(i) + 1];
+        weights[i] = counts[std::size_t(i) + 1];
+    }
+}
+
+void TrainingTask::fillInduction(SplitMix64 &rng, int length, std::vector<int> &sequence,
+                                 std::vector<float> &counts) const
+{
+    const int n = int(sequence.size());
+    for (int &t : sequence)
+        t = uniformInt(rng, vocab());
+    // A stretch of random length repeated at a random later offset, so no
+    // fixed distance or position gives the answer away.
+    const int shortest = std::max(2, length / 8), longest = std::max(shortest, std::min(length / 4, n / 2));
+    const int stretch = shortest + uniformInt(rng, longest - shortest + 1);
+    const int first = uniformInt(rng, n - 2 * stretch + 1);
+    const int second = first + stretch + uniformInt(rng, n - first - 2 * stretch + 1);
+    std::copy_n(sequence.begin() + first, stretch, sequence.begin() + second);
+    // The repeat's first token cannot be predicted; the rest can, by looking back.
+    std::fill(counts.begin() + second + 1, counts.begin() + second + stretch, 1.0f);
+}
+
+void TrainingTask::fillSequenceTask(SplitMix64 &rng, int length, std::vector<int> &sequence,
+                                    std::vector<float> &counts) const
+{
+    // x_1 ... x_k = y_1 ... y_k, padded with "=" when length is odd.
+    const int separator = vocab() - 1, k = length / 2;
+    std::fill(sequence.begin(), sequence.end(), separator);
+    for (int i = 0; i < k; ++i)
+        sequence[std::size_t(i)] = uniformInt(rng, separator);
+    auto x = sequence.begin(), y = sequence.begin() + k + 1;
+    std::copy_n(x, k, y);
+    if (m_kind == TaskKind::Reverse)
+        std::reverse(y, y + k);
+    else if (m_kind == TaskKind::Sort)
+        std::sort(y, y + k);
+    std::fill(counts.begin() + k + 1, counts.begin() + 2 * k + 1, 1.0f);
+}
+
+std::optional<TaskKind> TrainingTask::kindFromName(const QString &name)
+{
+    for (TaskKind k : {TaskKind::Induction, TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Text})
+        if (TrainingTask::name(k) == name)
+            return k;
+    return std::nullopt;
+}
+
+QString TrainingTask::name(TaskKind kind)
+{
+    switch (kind) {
+    case TaskKind::Induction: return QStringLiteral("induction");
+    case TaskKind::Copy: return QStringLiteral("copy");
+    case TaskKind::Reverse: return QStringLiteral("reverse");
+    case TaskKind::Sort: return QStringLiteral("sort");
+    case TaskKind::Text: return QStringLiteral("text");
+    }
+    return {};
+}
+
+} // namespace attn

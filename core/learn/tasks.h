@@ -1,0 +1,64 @@
+#pragma once
+// The training tasks: generators of batches of token sequences, each with the
+// targets (the next token) and which positions the loss and accuracy count.
+// Deterministic from the generator they are given (core/prng.h).
+
+#include "prng.h"
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace attn {
+
+enum class TaskKind { Induction, Copy, Reverse, Sort, Text };
+
+// `sequences` rows of `length` tokens one after another.
+struct TrainingBatch
+{
+    int sequences = 0;
+    int length = 0;
+    std::vector<int> inputs;    // sequences * length token ids
+    std::vector<int> targets;   // the token after each input
+    std::vector<float> weights; // 1 where the loss counts, 0 where the target cannot be predicted
+};
+
+class TrainingTask
+{
+public:
+    // A synthetic task over `symbols` tokens (copy, reverse and sort add one
+    // separator token "="). Nothing for Text: use fromText.
+    static std::optional<TrainingTask> synthetic(TaskKind kind, int symbols, QString *error);
+    // Character-level (one token per byte) next-token prediction on `text`.
+    static std::optional<TrainingTask> fromText(const QByteArray &text, const QString &name, QString *error);
+
+    TaskKind kind() const { return m_kind; }
+    int vocab() const { return int(m_symbols.size()); }
+    // The byte each token id stands for (the saved tokenizer's vocabulary).
+    const std::vector<unsigned char> &symbols() const { return m_symbols; }
+    // The accuracy a model that guesses uniformly would reach.
+    double chance() const;
+    // The longest input a batch can hold (Text: the file's length - 1).
+    int maxLength() const;
+
+    // `sequences` sequences of `length` input tokens.
+    TrainingBatch batch(SplitMix64 &rng, int sequences, int length) const;
+
+    static std::optional<TaskKind> kindFromName(const QString &name);
+    static QString name(TaskKind kind);
+
+private:
+    void fill(SplitMix64 &rng, int length, int *inputs, int *targets, float *weights) const;
+    void fillInduction(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
+    void fillSequenceTask(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
+
+    TaskKind m_kind = TaskKind::Induction;
+    std::vector<unsigned char> m_symbols;
+    std::vector<int> m_text; // Text: the whole file as token ids
+};
+
+// A uniform integer in [0, n).
+inline int uniformInt(SplitMix64 &rng, int n) { return int(rng.nextUnit() * n); }
+
+} // namespace attn

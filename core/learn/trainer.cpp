@@ -1,0 +1,174 @@
+#include "learn/trainer.h"
+
+#include <QElapsedTimer>
+#include <cmath>
+#include <stdexcept>
+
+namespace attn {
+
+// Limits that keep a run to what a laptop can do in minutes, and every
+// allocation far below what the model loader would refuse.
+constexpr int kMaxTrainLayers = 12, kMaxTrainDModel = 1024, kMaxTrainContext = 1024, kMaxTrainBatch = 1024;
+
+QString Trainer::checkSettings(const TrainerSettings &s, const TrainingTask &task)
+{
+    if (s.layers < 1 || s.layers > kMaxTrainLayers)
+        return QStringLiteral("--layers %1: must be 1 to %2").arg(s.layers).arg(kMaxTrainLayers);
+    if (s.dModel < 1 || s.dModel > kMaxTrainDModel)
+        return QStringLiteral("--d-model %1: must be 1 to %2").arg(s.dModel).arg(kMaxTrainDModel);
+    if (s.heads < 1 || s.dModel % s.heads != 0)
+        return QStringLiteral("--heads %1: must divide --d-model %2").arg(s.heads).arg(s.dModel);
+    if (s.context < 2 || s.context > kMaxTrainContext)
+        return QStringLiteral("--context %1: must be 2 to %2").arg(s.context).arg(kMaxTrainContext);
+    if (s.context > task.maxLength())
+        return QStringLiteral("--context %1: the text has only %2 bytes; use a shorter context")
+            .arg(s.context).arg(task.maxLength() + 1);
+    if (s.batch < 1 || s.batch > kMaxTrainBatch)
+        return QStringLiteral("--batch %1: must be 1 to %2").arg(s.batch).arg(kMaxTrainBatch);
+    if (s.steps < 1)
+        return QStringLiteral("--steps %1: must be at least 1").arg(s.steps);
+    if (!(s.learningRate > 0) || !std::isfinite(s.learningRate))
+        return QStringLiteral("--lr %1: must be a positive number").arg(s.learningRate);
+    return {};
+}
+
+ModelConfig Trainer::configFor(const TrainerSettings &s, int vocab)
+{
+    ModelConfig c;
+    c.family = ModelFamily::Gpt2;
+    c.layers = s.layers;
+    c.heads = s.heads;
+    c.dModel = s.dModel;
+    c.dFF = 4 * s.dModel;
+    c.positions = s.context;
+    c.vocab = vocab;
+    return c;
+}
+
+ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
+{
+    // GPT-2's N(0, 0.02) is tuned for d_model 768; in a 64-wide model it
+    // makes every score and logit nearly zero, and induction heads have been
+    // reported to form late or not at all from it. Instead: dense weights
+    // uniform in +-1/sqrt(fan_in) (PyTorch's nn.Linear default), the residual
+    // projections scaled by 1/sqrt(2 layers) as GPT-2 does, embeddings of
+    // standard deviation 1/sqrt(d_model) so the tied logits start near unit
+    // size, biases 0, norms 1.
+    ModelParameters m = zeroGpt2(c);
+    SplitMix64 rng(seed);
+    auto fill = [&](RowMatrix<float> &w, double limit) {
+        for (Eigen::Index i = 0; i < w.size(); ++i)
+            w.data()[i] = float(rng.nextSymmetric(limit));
+    };
+    const double uniformForStd = std::sqrt(3.0); // a uniform in +-a has std a / sqrt 3
+    fill(m.tokenEmbedding, uniformForStd / std::sqrt(double(c.dModel)));
+    fill(m.positionEmbedding, uniformForStd / std::sqrt(double(c.dModel)));
+    const double residual = 1.0 / std::sqrt(2.0 * c.layers);
+    for (BlockParameters &b : m.blocks) {
+        b.norm1.weight.setOnes();
+        b.norm2.weight.setOnes();
+        for (DenseParameters *d : {&b.query, &b.key, &b.value, &b.mlpIn})
+            fill(d->weight, 1.0 / std::sqrt(double(d->weight.rows())));
+        fill(b.attentionOutput.weight, residual / std::sqrt(double(c.dModel)));
+        fill(b.mlpOut.weight, residual / std::sqrt(double(c.dFF)));
+    }
+    m.finalNorm.weight.setOnes();
+    return m;
+}
+
+Trainer::Trainer(TrainingTask task, const TrainerSettings &settings)
+    : m_task(std::move(task)), m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
+      m_data(settings.seed ^ 0x5DEECE66Dull)
+{
+    const QString bad = checkSettings(settings, m_task);
+    if (!bad.isEmpty())
+        throw std::invalid_argument(bad.toStdString());
+    m_model = initialModel(configFor(settings, m_task.vocab()), settings.seed);
+    m_lastGood = m_model;
+}
+
+double Trainer::learningRate() const
+{
+    const int next = m_optimiser.steps() + 1;
+    if (m_settings.warmupSteps > 0 && next < m_settings.warmupSteps)
+        return m_settings.learningRate * double(next) / double(m_settings.warmupSteps);
+    return m_settings.learningRate;
+}
+
+bool Trainer::step(double *loss, double *accuracy)
+{
+    const TrainingBatch batch = m_task.batch(m_data, m_settings.batch, m_settings.context);
+    const double value = trainingForward<float>(m_model, batch, m_activations);
+    if (!m_firstLoss)
+        m_firstLoss = value;
+    // "Exploding": far above where an untrained model starts.
+    if (!std::isfinite(value) || value > 4.0 * *m_firstLoss + 10.0) {
+        m_problem = QStringLiteral("the loss became %1 at step %2; stopped with the weights of step %3 "
+                                   "(try a smaller --lr)").arg(value).arg(stepsDone() + 1).arg(stepsDone());
+        m_model = m_lastGood;
+        return false;
+    }
+    m_lastGood = m_model;
+    if (loss)
+        *loss = value;
+    if (accuracy)
+        *accuracy = m_activations.loss.counted ? double(m_activations.loss.correct) / m_activations.loss.counted : 0.0;
+    trainingBackward<float>(m_model, batch, m_activations, m_gradients);
+
+    double squares = 0;
+    const std::vector<ParameterTensor> grads = parameterTensors(m_gradients);
+    for (const ParameterTensor &g : grads)
+        squares += double(g.values().squaredNorm());
+    const double norm = std::sqrt(squares);
+    if (!std::isfinite(norm)) {
+        m_problem = QStringLiteral("the gradients became %1 at step %2; stopped with the weights of step %3")
+                        .arg(norm).arg(stepsDone() + 1).arg(stepsDone());
+        return false;
+    }
+    if (m_settings.gradientClip > 0 && norm > m_settings.gradientClip)
+        for (const ParameterTensor &g : grads)
+            g.values() *= float(m_settings.gradientClip / norm);
+    m_optimiser.step(m_model, m_gradients, learningRate());
+    return true;
+}
+
+TrainingOutcome Trainer::run(const std::atomic<bool> *stop, const std::function<void(const TrainingReport &)> &report)
+{
+    TrainingOutcome outcome;
+    QElapsedTimer clock;
+    clock.start();
+    double lossSum = 0, accuracySum = 0;
+    int window = 0;
+    auto flush = [&] {
+        if (window == 0 || !report)
+            return;
+        report(TrainingReport{stepsDone(), lossSum / window, accuracySum / window, learningRate(),
+                              double(clock.nsecsElapsed()) * 1e-9});
+        lossSum = accuracySum = 0;
+        window = 0;
+    };
+    while (stepsDone() < m_settings.steps) {
+        if (stop && stop->load(std::memory_order_relaxed)) {
+            outcome.stopped = true;
+            break;
+        }
+        double loss = 0, accuracy = 0;
+        if (!step(&loss, &accuracy)) {
+            outcome.diverged = true;
+            outcome.message = m_problem;
+            break;
+        }
+        ++outcome.steps;
+        lossSum += loss;
+        accuracySum += accuracy;
+        ++window;
+        if (stepsDone() % std::max(1, m_settings.reportEvery) == 0)
+            flush();
+    }
+    flush();
+    const double seconds = double(clock.nsecsElapsed()) * 1e-9;
+    outcome.stepsPerSecond = seconds > 0 ? outcome.steps / seconds : 0.0;
+    return outcome;
+}
+
+} // namespace attn

@@ -1,0 +1,91 @@
+#pragma once
+// Trains a small GPT-2 on a TrainingTask: initialisation, steps of forward
+// (keeping activations), backward and AdamW, and a run loop that a stop flag
+// ends between steps. Runs on the calling thread (a worker thread drives it in
+// the window). Same settings and seed: the same weights bit for bit.
+
+#include "learn/adamw.h"
+#include "learn/gpt2training.h"
+#include "learn/tasks.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace attn {
+
+struct TrainerSettings
+{
+    int layers = 2;
+    int heads = 4;
+    int dModel = 64;
+    int context = 64;       // tokens per training sequence (the model's n_positions)
+    int batch = 8;          // sequences per step
+    int steps = 2000;
+    double learningRate = 1e-3;
+    int warmupSteps = 100;  // linear warm-up to learningRate, then constant
+    double gradientClip = 1.0; // the gradients' global norm is capped at this (0: off)
+    std::uint64_t seed = 1;
+    int reportEvery = 50;
+    AdamWSettings adamw;
+};
+
+// Averages over the steps since the previous report.
+struct TrainingReport
+{
+    int step = 0; // steps done
+    double loss = 0;
+    double accuracy = 0;
+    double learningRate = 0;
+    double seconds = 0; // since the run began
+};
+
+struct TrainingOutcome
+{
+    int steps = 0;         // steps done in this run
+    bool stopped = false;  // the stop flag ended it
+    bool diverged = false; // a non-finite or exploding loss ended it; the model is the last good one
+    QString message;       // set when diverged
+    double stepsPerSecond = 0;
+};
+
+class Trainer
+{
+public:
+    // Settings are checked by checkSettings first; a bad one throws std::invalid_argument.
+    Trainer(TrainingTask task, const TrainerSettings &settings);
+
+    // One line naming the bad setting, or empty.
+    static QString checkSettings(const TrainerSettings &settings, const TrainingTask &task);
+    // The GPT-2 config a run of these settings trains.
+    static ModelConfig configFor(const TrainerSettings &settings, int vocab);
+    // A fresh model: see trainer.cpp for why not GPT-2's std 0.02.
+    static ModelParameters initialModel(const ModelConfig &config, std::uint64_t seed);
+
+    // One step on a fresh batch. False when the loss or the gradients were not
+    // finite or the loss exploded: the parameters are then the last good ones.
+    bool step(double *loss = nullptr, double *accuracy = nullptr);
+
+    // Steps until settings.steps are done, `stop` is set, or the run diverges;
+    // `report` every reportEvery steps and after the last one.
+    TrainingOutcome run(const std::atomic<bool> *stop, const std::function<void(const TrainingReport &)> &report);
+
+    const ModelParameters &model() const { return m_model; }
+    const TrainingTask &task() const { return m_task; }
+    const TrainerSettings &settings() const { return m_settings; }
+    int stepsDone() const { return m_optimiser.steps(); }
+    double learningRate() const;
+    const QString &problem() const { return m_problem; }
+
+private:
+    TrainingTask m_task;
+    TrainerSettings m_settings;
+    ModelParameters m_model, m_lastGood, m_gradients;
+    AdamW m_optimiser;
+    SplitMix64 m_data;
+    TrainingActivations<float> m_activations;
+    std::optional<double> m_firstLoss;
+    QString m_problem;
+};
+
+} // namespace attn
