@@ -416,6 +416,7 @@ CommandLine parseCommandLine(const QStringList &arguments)
     case Kind::ModelCompute:
     case Kind::ModelBench:
         parseModelCommand(arguments, &command);
+        break;
     case Kind::Train:
         parseTrain(arguments, &command);
         break;
