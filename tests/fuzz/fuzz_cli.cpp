@@ -37,7 +37,7 @@ bool commandIsValid(const CommandLine &c, const QStringList &arguments)
 {
     using Kind = CommandLine::Kind;
     if (!c.helpText.isEmpty())
-        return (c.kind == Kind::Compute || c.kind == Kind::Export || c.kind == Kind::Bench)
+        return c.kind != Kind::Window && c.kind != Kind::Help && c.kind != Kind::Version
             && c.helpText.startsWith(QLatin1String("Usage: "));
     switch (c.kind) {
     case Kind::Window:
@@ -48,6 +48,15 @@ bool commandIsValid(const CommandLine &c, const QStringList &arguments)
         return exportIsValid(c.exportArgs, arguments);
     case Kind::Bench:
         return benchIsValid(c.bench);
+    case Kind::Tokenize:
+        return !c.tokenize.model.isEmpty() && arguments.join(QChar(0)).contains(c.tokenize.model);
+    case Kind::ModelCompute:
+        return !c.modelCompute.model.isEmpty() && within(c.modelCompute.top, 1, kMaxTopPredictions);
+    case Kind::ModelBench:
+        return !c.modelBench.model.isEmpty() && within(c.modelBench.repeat, 1, 1000)
+            && (!c.modelBench.tokens || *c.modelBench.tokens >= 1);
+    case Kind::Train:
+        return !c.train.task.isEmpty() && !c.train.output.isEmpty();
     case Kind::Help:
     case Kind::Version:
         return true;
