@@ -14,6 +14,7 @@ class ExportActions;
 class FileActions;
 class HeadsGridView;
 class HeatmapView;
+class ModelActions;
 class OptionsPanel;
 class PipelineView;
 class QButtonGroup;
@@ -43,6 +44,8 @@ public:
     WalkthroughPanel *walkthrough() const { return m_walkthrough; }
     CrossAttentionPanel *crossAttention() const { return m_cross; }
     int selectedHead() const { return m_head; }
+    QComboBox *headBox() const { return m_headBox; }
+    ModelActions *modelActions() const { return m_modelActions; }
     // True while typed text waits for the pause that re-tokenizes it.
     bool sentencePending() const;
     FileActions *fileActions() const { return m_fileActions; }
@@ -103,4 +106,5 @@ private:
     StartHint *m_startHint = nullptr;
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
+    ModelActions *m_modelActions = nullptr;
 };
