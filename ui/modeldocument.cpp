@@ -30,6 +30,7 @@ struct ModelDocument::Loaded
     attn::SharedModelParameters model;
     attn::TokenizerPtr tokenizer;
     QString error;
+    QString warning;
 };
 
 struct ModelDocument::Computed
@@ -77,12 +78,10 @@ void ModelDocument::open(const QString &path)
         loaded->tokenizer = attn::loadTokenizerFromFolder(files->folder, model->config.familyName(), &loaded->error);
         if (!loaded->tokenizer)
             return loaded;
-        if (loaded->tokenizer->vocabSize() > model->config.vocab) {
-            loaded->error = QObject::tr("%1: the tokenizer has %2 tokens, the model only %3")
-                                .arg(files->folder).arg(loaded->tokenizer->vocabSize()).arg(model->config.vocab);
-            loaded->tokenizer.reset();
-            return loaded;
-        }
+        // A larger tokenizer is not refused here: forward() names any id the model lacks.
+        if (loaded->tokenizer->vocabSize() > model->config.vocab)
+            loaded->warning = QObject::tr("the tokenizer has %1 tokens, the model only %2: texts with the others are refused")
+                                  .arg(loaded->tokenizer->vocabSize()).arg(model->config.vocab);
         loaded->model = std::move(model);
         return loaded;
     }));
@@ -108,6 +107,8 @@ void ModelDocument::onOpenFinished()
     m_tokens.clear();
     rebuildSnapshot();
     emit opened();
+    if (!loaded->warning.isEmpty())
+        emit notice(loaded->warning);
     emit layerChanged(m_layer);
     emit headChanged(m_head);
     startCompute();
