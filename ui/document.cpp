@@ -121,6 +121,7 @@ void Document::pushEdit(const attn::Session &after, const QString &text, int mer
     m_undo.push(new SessionEdit(this, m_session, after, text, mergeId));
 }
 
+double Document::lastComputeMilliseconds() const { return m_model->isOpen() ? snapshot()->milliseconds : m_lastComputeMs; }
 SnapshotPtr Document::snapshot() const { return m_model->isOpen() ? m_model->snapshot() : m_snapshot; }
 bool Document::isComputing() const { return m_workerBusy || m_model->isComputing() || m_model->isOpening(); }
 int Document::query() const { return m_model->isOpen() ? m_model->query() : m_session.query; }

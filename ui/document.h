@@ -31,7 +31,7 @@ public:
     bool hasResult() const { return snapshot()->result != nullptr; }
     const attn::AttentionResult &result() const { return *snapshot()->result; }
     QString computeError() const { return snapshot()->error; }
-    double lastComputeMilliseconds() const { return m_lastComputeMs; }
+    double lastComputeMilliseconds() const;
 
     // A session whose forward pass costs more than this many floating-point
     // operations is computed on a worker thread: the window stays live, the

@@ -203,6 +203,8 @@ void ModelActions::setModelMode(bool on)
             heads->setWidget(m_grid);
             m_grid->show();
             heads->setWindowTitle(tr("All layers and heads"));
+            heads->show();
+            heads->raise(); // the model's overview first
         } else if (!on && heads->widget() == m_grid && m_headsWidget) {
             m_grid->hide();
             m_grid->setParent(nullptr);

@@ -245,6 +245,7 @@ void ModelDocument::setQuery(int query)
 void ModelDocument::rebuildSnapshot()
 {
     auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
     QStringList texts;
     for (const attn::ModelToken &t : m_tokens)
         texts << t.text;
