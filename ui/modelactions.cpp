@@ -11,6 +11,7 @@
 #include "optionspanel.h"
 #include "tokenchips.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
@@ -54,6 +55,7 @@ void ModelActions::addLayerControls(QHBoxLayout *tools)
     m_layerLabel = new QLabel(tr("Layer:"));
     m_layerBox = new QComboBox;
     m_layerBox->setAccessibleName(tr("Layer shown in the heatmap"));
+    m_layerBox->view()->setAccessibleName(tr("Layers"));
     m_layerBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_layerBox->setToolTip(tr("Which layer of the model every view shows; layers count from 0"));
     m_layerLabel->setBuddy(m_layerBox);
