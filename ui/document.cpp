@@ -3,6 +3,7 @@
 #include "embedding.h"
 #include "examples.h"
 #include "lessons.h"
+#include "modeldocument.h"
 #include "notation.h"
 #include "sessionio.h"
 #include "tokenizer.h"
@@ -49,8 +50,18 @@ private:
 Document::Document(QObject *parent) : Document(attn::runningExample(), parent) {}
 
 Document::Document(const attn::Session &start, QObject *parent)
-    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>())
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_model(new ModelDocument(this))
 {
+    connect(m_model, &ModelDocument::resultChanged, this, &Document::resultChanged);
+    connect(m_model, &ModelDocument::queryChanged, this, &Document::queryChanged);
+    connect(m_model, &ModelDocument::notice, this, &Document::notice);
+    connect(m_model, &ModelDocument::busyChanged, this, [this] { emit computingChanged(isComputing()); });
+    connect(m_model, &ModelDocument::closed, this, [this] {
+        // Back to the hand-made session: every view shows it again.
+        emit sessionChanged();
+        emit queryChanged(m_session.query);
+        emit resultChanged();
+    });
     applySession(start);
     connect(&m_watcher, &QFutureWatcher<SnapshotPtr>::finished, this, &Document::onWorkerFinished);
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
@@ -61,6 +72,7 @@ bool Document::openFile(const QString &path, QString *error)
     const std::optional<attn::Session> session = attn::readSession(path, error);
     if (!session)
         return false;
+    m_model->close();
     resetSession(*session);
     m_filePath = path;
     emit filePathChanged(path);
@@ -85,6 +97,7 @@ void Document::restoreRecovered(const attn::Session &session, const QString &ori
     QString ignored;
     if (!originalPath.isEmpty())
         saved = attn::readSession(originalPath, &ignored);
+    m_model->close();
     resetSession(saved.value_or(attn::runningExample()));
     m_filePath = originalPath;
     emit filePathChanged(m_filePath);
@@ -93,6 +106,7 @@ void Document::restoreRecovered(const attn::Session &session, const QString &ori
 
 void Document::newSession(const attn::Session &start)
 {
+    m_model->close();
     resetSession(start);
     m_filePath.clear();
     emit filePathChanged(m_filePath);
@@ -107,8 +121,20 @@ void Document::pushEdit(const attn::Session &after, const QString &text, int mer
     m_undo.push(new SessionEdit(this, m_session, after, text, mergeId));
 }
 
+double Document::lastComputeMilliseconds() const { return m_model->isOpen() ? snapshot()->milliseconds : m_lastComputeMs; }
+SnapshotPtr Document::snapshot() const { return m_model->isOpen() ? m_model->snapshot() : m_snapshot; }
+bool Document::isComputing() const { return m_workerBusy || m_model->isComputing() || m_model->isOpening(); }
+int Document::query() const { return m_model->isOpen() ? m_model->query() : m_session.query; }
+int Document::tokenCount() const { return m_model->isOpen() ? int(m_model->tokens().size()) : m_session.tokenCount(); }
+int Document::dModel() const { return m_model->isOpen() ? m_model->config()->dModel : m_session.dModel(); }
+int Document::headCount() const { return m_model->isOpen() ? m_model->config()->heads : m_session.attention.heads; }
+
 void Document::setSentence(const QString &sentence)
 {
+    if (m_model->isOpen()) {
+        m_model->setText(sentence);
+        return;
+    }
     attn::Session next = m_session;
     next.sentence = sentence;
     QStringList tokens = attn::tokenTexts(attn::tokenize(sentence));
@@ -132,6 +158,10 @@ void Document::setSentence(const QString &sentence)
 
 void Document::setQuery(int query)
 {
+    if (m_model->isOpen()) {
+        m_model->setQuery(query);
+        return;
+    }
     if (query < 0 || query >= m_session.tokenCount() || query == m_session.query)
         return;
     attn::Session next = m_session;

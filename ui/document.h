@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <optional>
 
+class ModelDocument;
+
 class Document : public QObject
 {
     Q_OBJECT
@@ -24,11 +26,12 @@ public:
     const attn::Session &session() const { return m_session; }
     // What the views draw; never null. Its result is null when the session
     // could not be computed, and its error then says why.
-    SnapshotPtr snapshot() const { return m_snapshot; }
-    bool hasResult() const { return m_snapshot->result != nullptr; }
-    const attn::AttentionResult &result() const { return *m_snapshot->result; }
-    QString computeError() const { return m_snapshot->error; }
-    double lastComputeMilliseconds() const { return m_lastComputeMs; }
+    // While a model is open (model()->isOpen()), its selected layer.
+    SnapshotPtr snapshot() const;
+    bool hasResult() const { return snapshot()->result != nullptr; }
+    const attn::AttentionResult &result() const { return *snapshot()->result; }
+    QString computeError() const { return snapshot()->error; }
+    double lastComputeMilliseconds() const;
 
     // A session whose forward pass costs more than this many floating-point
     // operations is computed on a worker thread: the window stays live, the
@@ -38,13 +41,21 @@ public:
     void setSyncFlopLimit(double flops) { m_syncFlops = flops; }
     // From the start of a worker run until its result has been handled (not
     // merely until the thread ends: a tiny session may finish before the caller looks).
-    bool isComputing() const { return m_workerBusy; }
+    bool isComputing() const;
     // The operations of one forward pass of `session` (its matrix products).
     static double estimatedFlops(const attn::Session &session);
 
-    int query() const { return m_session.query; }
-    int tokenCount() const { return m_session.tokenCount(); }
-    int dModel() const { return m_session.dModel(); }
+    // The query, tokens and shape the views show: the open model's while
+    // there is one, else the session's.
+    int query() const;
+    int tokenCount() const;
+    int dModel() const;
+    int headCount() const;
+
+    // A trained model shown instead of the session while it is open; the
+    // session stays as it was underneath. New, Open and a restore close it.
+    // setSentence() and setQuery() go to it while it is open.
+    ModelDocument *model() const { return m_model; }
 
     QUndoStack *undoStack() { return &m_undo; }
 
@@ -124,4 +135,5 @@ private:
     bool m_workerStale = false;     // a change came while it ran: run again when it ends
     QString m_filePath;
     QUndoStack m_undo;
+    ModelDocument *m_model = nullptr;
 };

@@ -11,6 +11,8 @@
 #include "heatmapview.h"
 #include "optionspanel.h"
 #include "mistakesdialog.h"
+#include "modelactions.h"
+#include "modelgridview.h"
 #include "pipelineview.h"
 #include "practicedialog.h"
 #include "starthint.h"
@@ -24,6 +26,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -45,6 +48,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     setAcceptDrops(true);
     m_fileActions = new FileActions(document, this);
     m_exportActions = new ExportActions(document, this);
+    m_modelActions = new ModelActions(document, this);
     m_exportActions->setStateProvider([this] { return ExportViewState{m_head, m_showScores, m_colorMap}; });
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
@@ -144,6 +148,7 @@ QWidget *MainWindow::buildHeatmapPanel()
     m_matrixGroup->button(0)->setToolTip(tr("Show the attention weights (after softmax); each row sums to 1"));
     m_matrixGroup->button(1)->setToolTip(tr("Show the raw scores: dot products of queries and keys"));
     tools->addSpacing(12);
+    m_modelActions->addLayerControls(tools);
     tools->addWidget(new QLabel(tr("Head:")));
     m_headBox = new QComboBox;
     m_headBox->setAccessibleName(tr("Head shown in the heatmap"));
@@ -210,6 +215,8 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_fileActions->populateMenu(file);
+    file->addSeparator();
+    m_modelActions->populateMenu(file);
     m_exportActions->addToMenu(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -320,6 +327,8 @@ void MainWindow::connectDocument()
 
 void MainWindow::onSessionChanged()
 {
+    if (m_modelActions->applyToWindow())
+        return; // a model is open: its tokens and heads stay on screen
     const attn::Session &s = m_document->session();
     // Text still waiting to be tokenized stays as typed, and so does the
     // user's own text when it has no tokens yet (a cleared field is not
@@ -410,11 +419,11 @@ void MainWindow::setColorMap(ColorMap map)
     m_heatmap->setColorMap(map);
     m_headsGrid->setColorMap(map);
     m_options->setColorMap(map);
+    m_modelActions->grid()->setColorMap(map);
 }
 
 void MainWindow::updateStatus()
 {
-    const attn::Session &s = m_document->session();
     const SnapshotPtr snapshot = m_document->snapshot();
     const bool single = snapshot && snapshot->result && snapshot->result->singlePrecision;
     const QString timing = m_document->isComputing()
@@ -422,9 +431,9 @@ void MainWindow::updateStatus()
         : single ? tr("computed in %1 ms (single precision)").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2)
                  : tr("computed in %1 ms").arg(m_document->lastComputeMilliseconds(), 0, 'f', 2);
     m_status->setText(tr("%1 tokens · d_model %2 · %3 · %4")
-                          .arg(s.tokenCount())
-                          .arg(s.dModel())
-                          .arg(tr("%n head(s)", nullptr, s.attention.heads), timing));
+                          .arg(m_document->tokenCount())
+                          .arg(m_document->dModel())
+                          .arg(tr("%n head(s)", nullptr, m_document->headCount()), timing));
 }
 
 QSize MainWindow::firstSize() const
@@ -482,7 +491,9 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const QString path = event->mimeData()->urls().value(0).toLocalFile();
-    if (!path.isEmpty() && m_fileActions->maybeSave())
+    if (!path.isEmpty() && QFileInfo(path).isDir())
+        m_modelActions->openFolder(path); // a model folder; the session stays underneath
+    else if (!path.isEmpty() && m_fileActions->maybeSave())
         m_fileActions->openPath(path);
     event->acceptProposedAction();
 }

@@ -14,6 +14,7 @@ class ExportActions;
 class FileActions;
 class HeadsGridView;
 class HeatmapView;
+class ModelActions;
 class OptionsPanel;
 class PipelineView;
 class QButtonGroup;
@@ -45,6 +46,8 @@ public:
     int selectedHead() const { return m_head; }
     // True while the walkthrough's tab is the one on screen.
     bool walkthroughOnScreen() const { return m_walkthroughOnScreen; }
+    QComboBox *headBox() const { return m_headBox; }
+    ModelActions *modelActions() const { return m_modelActions; }
     // True while typed text waits for the pause that re-tokenizes it.
     bool sentencePending() const;
     FileActions *fileActions() const { return m_fileActions; }
@@ -110,4 +113,5 @@ private:
     QList<int> m_walkHighlightKeys;
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
+    ModelActions *m_modelActions = nullptr;
 };

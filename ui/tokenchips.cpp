@@ -1,6 +1,8 @@
 #include "tokenchips.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QToolTip>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -29,6 +31,20 @@ void TokenChips::setTokens(const QStringList &tokens)
     m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
     relayout();
     updateAccessibleText();
+}
+
+bool TokenChips::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const int index = chipAt(help->pos());
+        if (index >= 0 && index < m_tips.size() && !m_tips[index].isEmpty())
+            QToolTip::showText(help->globalPos(), m_tips[index], this, chipRect(index));
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void TokenChips::setQuery(int query)

@@ -13,6 +13,9 @@ public:
     explicit TokenChips(QWidget *parent = nullptr);
 
     void setTokens(const QStringList &tokens);
+    // One tooltip per chip (a model's token id); empty: none.
+    void setToolTips(const QStringList &tips) { m_tips = tips; }
+    QStringList toolTips() const { return m_tips; }
     void setQuery(int query);
     int query() const { return m_query; }
     // Chips outlined as well as the query (the walkthrough's current keys).
@@ -34,6 +37,7 @@ signals:
     void heightNeeded(int height);
 
 protected:
+    bool event(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
@@ -48,6 +52,7 @@ private:
     QString chipLabel(int index) const;
 
     QStringList m_tokens;
+    QStringList m_tips;
     int m_query = 0;
     std::vector<QRect> m_rects;
     QList<int> m_highlighted;

@@ -1,0 +1,64 @@
+#include "model/layerview.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attn {
+
+double layerScoreScale(const ModelConfig &config, int layer)
+{
+    double scale = config.scaleAttention && config.headDim() > 0 ? 1.0 / std::sqrt(double(config.headDim())) : 1.0;
+    if (config.scaleByInverseLayerIndex)
+        scale /= double(layer + 1);
+    return scale;
+}
+
+AttentionResult layerAttention(const ModelParameters &model, const std::shared_ptr<const ModelTrace> &trace,
+                               int layer)
+{
+    if (!trace || layer < 0 || layer >= int(trace->layers.size()) || layer >= int(model.blocks.size())
+        || layer >= int(trace->hidden.size()))
+        throw std::out_of_range("layerAttention: no such layer");
+    const LayerTrace &t = trace->layers[std::size_t(layer)];
+    const BlockParameters &block = model.blocks[std::size_t(layer)];
+    const int heads = int(t.weights.size());
+    const int headDim = t.headDim();
+
+    AttentionResult result;
+    result.inputs = trace->hidden[std::size_t(layer)].cast<double>();
+    result.scoreScale = layerScoreScale(model.config, layer);
+    result.causal = model.config.causal;
+    result.heads.resize(std::size_t(heads));
+    const bool keptScores = int(t.scores.size()) == heads;
+    for (int h = 0; h < heads; ++h) {
+        HeadResult &head = result.heads[std::size_t(h)];
+        head.queries = t.query(h).cast<double>();
+        head.keys = t.key(h).cast<double>();
+        head.values = t.value(h).cast<double>();
+        head.context = t.headContext(h).cast<double>();
+        // The aliasing constructor: the matrix lives as long as the trace, no copy.
+        head.weights = AttentionMatrix(std::shared_ptr<const RowMatrixF>(trace, &t.weights[std::size_t(h)]));
+        if (keptScores) {
+            head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(trace, &t.scores[std::size_t(h)]));
+        } else {
+            auto scores = std::make_shared<RowMatrixF>();
+            scores->noalias() = t.query(h) * t.key(h).transpose();
+            head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(scores)));
+        }
+        result.weights.query.push_back(block.query.weight.middleCols(h * headDim, headDim).cast<double>());
+        result.weights.key.push_back(block.key.weight.middleCols(h * headDim, headDim).cast<double>());
+        result.weights.value.push_back(block.value.weight.middleCols(h * headDim, headDim).cast<double>());
+    }
+    result.weights.output = block.attentionOutput.weight.cast<double>();
+    const RowMatrix<float> output = t.context * block.attentionOutput.weight;
+    result.output = output.cast<double>();
+    if (heads > 1) {
+        std::vector<const AttentionMatrix *> all;
+        for (const HeadResult &head : result.heads)
+            all.push_back(&head.weights);
+        result.meanWeights = averageOf(all);
+    }
+    return result;
+}
+
+} // namespace attn

@@ -1,0 +1,308 @@
+// A trained model in the main window: open the tiny GPT-2 fixture (with a
+// small tokenizer written here whose ids fit its vocabulary of 29), type,
+// read the chips, heatmap, layers x heads grid and next-token view against
+// the independent numpy reference (expected.json), refuse a bad folder,
+// close the model and find the hand-made session as it was.
+
+#include "modelfixtures.h"
+
+#include "crossattentionpanel.h"
+#include "document.h"
+#include "embeddingeditor.h"
+#include "fileactions.h"
+#include "headsgridview.h"
+#include "heatmapview.h"
+#include "mainwindow.h"
+#include "modelactions.h"
+#include "modeldocument.h"
+#include "modelgridview.h"
+#include "nexttokenview.h"
+#include "optionspanel.h"
+#include "session.h"
+#include "tokenchips.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+// Ids chosen so that "the cats<|endoftext|> a a!" encodes to the fixture's
+// reference ids [3, 17, 0, 28, 9, 9, 21]: "the", " cat" (Ġcat), "s",
+// <|endoftext|>, " a", " a", "!". The merges build "the" and " cat".
+const char *kVocab = R"({"s": 0, "t": 1, "h": 2, "the": 3, "e": 4, "\u0120": 5, "c": 6, "a": 7, "th": 8,
+ "\u0120a": 9, "\u0120c": 10, "\u0120ca": 11, "b": 12, "d": 13, "f": 14, "g": 15, "i": 16, "\u0120cat": 17,
+ "j": 18, "k": 19, "l": 20, "!": 21, "m": 22, "n": 23, "o": 24, "p": 25, "r": 26, "u": 27, "<|endoftext|>": 28})";
+// "\xC4\xA0" is "Ġ" (the space byte's stand-in) in UTF-8.
+#define G "\xC4\xA0"
+const char *kMerges = "#version: 0.2\nt h\nth e\n" G " c\n" G "c a\n" G "ca t\n" G " a\n";
+#undef G
+const QString kText = QStringLiteral("the cats<|endoftext|> a a!");
+
+// GPT-2's byte-to-unicode table (openai/gpt-2 encoder.py bytes_to_unicode):
+// printable bytes stand for themselves, the others for 256, 257, ...
+QString byteChar(int byte)
+{
+    auto printable = [](int b) { return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); };
+    if (printable(byte))
+        return QString(QChar(byte));
+    int n = 0;
+    for (int b = 0; b < byte; ++b)
+        n += printable(b) ? 0 : 1;
+    return QString(QChar(256 + n));
+}
+
+// The 29 tokens above, then every other byte (byte-level BPE needs all 256)
+// from id 29 on: outside the model's vocabulary, so a text using them is refused.
+QByteArray vocabJson()
+{
+    QJsonObject vocab = QJsonDocument::fromJson(kVocab).object();
+    int next = 29;
+    for (int b = 0; b < 256; ++b)
+        if (!vocab.contains(byteChar(b)))
+            vocab.insert(byteChar(b), next++);
+    return QJsonDocument(vocab).toJson(QJsonDocument::Compact);
+}
+
+bool copyFile(const QString &from, const QString &to) { return QFile::copy(from, to); }
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestModelWindow : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_model;
+
+    struct Fixture
+    {
+        Document doc{attn::exampleSession()};
+        MainWindow window{&doc};
+        Fixture()
+        {
+            window.fileActions()->setInteractive(false);
+            window.resize(1280, 800);
+            window.show();
+        }
+        ModelDocument *model() { return doc.model(); }
+        ModelActions *actions() { return window.modelActions(); }
+        bool open(const QString &path)
+        {
+            actions()->openFolder(path);
+            return QTest::qWaitFor([&] { return !model()->isOpening() && !model()->isComputing(); }, 10000);
+        }
+        void type(const QString &text)
+        {
+            window.sentenceEdit()->setText(text);
+            QTest::keyClick(window.sentenceEdit(), Qt::Key_Return);
+        }
+        bool idle()
+        {
+            return QTest::qWaitFor([&] { return !model()->isComputing(); }, 10000);
+        }
+    };
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_model = m_dir.filePath(QStringLiteral("tiny-gpt2"));
+        QVERIFY(QDir().mkpath(m_model));
+        const QString fixture = fixtures::modelDir("gpt2-f32");
+        QVERIFY(copyFile(fixture + QStringLiteral("/config.json"), m_model + QStringLiteral("/config.json")));
+        QVERIFY(copyFile(fixture + QStringLiteral("/model.safetensors"), m_model + QStringLiteral("/model.safetensors")));
+        QVERIFY(writeFile(m_model + QStringLiteral("/vocab.json"), vocabJson()));
+        QVERIFY(writeFile(m_model + QStringLiteral("/merges.txt"), kMerges));
+    }
+
+    void opensAndShowsTheModel()
+    {
+        Fixture f;
+        f.window.sentenceEdit()->setText(kText);
+        QSignalSpy opened(f.model(), &ModelDocument::opened);
+        QVERIFY(f.open(m_model));
+        QVERIFY2(opened.count() == 1, qPrintable(f.actions()->lastError()));
+        QVERIFY(f.model()->isOpen());
+        QCOMPARE(f.model()->name(), QStringLiteral("tiny-gpt2"));
+
+        // The chips are the model's tokens, with their ids on hover.
+        QVERIFY(f.idle());
+        std::vector<int> ids;
+        for (const attn::ModelToken &t : f.model()->tokens())
+            ids.push_back(t.id);
+        QCOMPARE(ids, fixtures::ids(fixtures::expected("gpt2").value(QLatin1String("token_ids"))));
+        QCOMPARE(f.window.chips()->toolTips().value(1), QStringLiteral("“ cat” · id 17"));
+        QCOMPARE(f.window.chips()->toolTips().value(3), QStringLiteral("“<|endoftext|>” · id 28"));
+        QCOMPARE(f.doc.tokenCount(), 7);
+        QCOMPARE(f.doc.headCount(), 3);
+
+        // Hand-made controls are off, with the reason.
+        QVERIFY(!f.window.options()->isEnabled());
+        QVERIFY(!f.window.editor()->isEnabled());
+        QVERIFY(f.window.editor()->toolTip().contains(QStringLiteral("model")));
+        QVERIFY(f.actions()->layerBox()->isVisible());
+        QCOMPARE(f.actions()->layerBox()->count(), 2);
+        QCOMPARE(f.actions()->layerBox()->itemText(1), QStringLiteral("1 of 2"));
+        QCOMPARE(f.window.headBox()->count(), 4); // 3 heads and their average
+
+        // Layer 1, head 0 in the heatmap: the reference's weights.
+        f.actions()->layerBox()->setCurrentIndex(1);
+        emit f.actions()->layerBox()->activated(1);
+        QCOMPARE(f.model()->layer(), 1);
+        f.window.selectHead(0);
+        const QJsonArray want = fixtures::expected("gpt2").value(QLatin1String("layers")).toArray()[1].toObject()
+                                    .value(QLatin1String("heads")).toArray()[0].toObject()
+                                    .value(QLatin1String("weights")).toArray();
+        const HeatmapPainter &heat = f.window.heatmap()->painter();
+        QCOMPARE(heat.rows(), 7);
+        QCOMPARE(heat.columns(), 7);
+        for (int q = 0; q < 7; ++q)
+            for (int k = 0; k < 7; ++k)
+                QVERIFY2(std::fabs(heat.valueAt(q, k) - want[q].toArray()[k].toDouble()) < 2e-5,
+                         qPrintable(QStringLiteral("(%1, %2)").arg(q).arg(k)));
+        QCOMPARE(f.window.heatmap()->snapshot()->rowTokens.value(2), QStringLiteral("s"));
+
+        // The "All heads" dock holds the layers x heads grid; a click selects a tile.
+        ModelGridView *grid = f.actions()->grid();
+        QTRY_VERIFY(grid->isVisible());
+        QCOMPARE(grid->layerCount(), 2);
+        QCOMPARE(grid->headCount(), 3);
+        QVERIFY(!f.window.headsGrid()->isVisible());
+        QSignalSpy tiles(grid, &ModelGridView::tileSelected);
+        const QRectF tile = grid->tileRect(0, 2);
+        QVERIFY(tile.width() >= 8 && std::fabs(tile.width() - tile.height()) < 0.5);
+        QTest::mouseClick(grid, Qt::LeftButton, {}, tile.center().toPoint());
+        QCOMPARE(tiles.count(), 1);
+        QCOMPARE(tiles.first().value(0).toInt(), 0);
+        QCOMPARE(tiles.first().value(1).toInt(), 2);
+        QCOMPARE(f.model()->layer(), 0);
+        QCOMPARE(f.model()->head(), 2);
+        QCOMPARE(f.window.selectedHead(), 2);
+        QCOMPARE(f.window.heatmap()->head(), 2);
+        QCOMPARE(f.actions()->layerBox()->currentIndex(), 0);
+
+        // Next token: the reference's top 5, with its probabilities.
+        const QJsonObject ref = fixtures::expected("gpt2");
+        const std::vector<int> top = fixtures::ids(ref.value(QLatin1String("next_token_top")));
+        const QJsonArray probabilities = ref.value(QLatin1String("next_token")).toArray();
+        const std::vector<TokenGuess> &guesses = f.actions()->nextTokens()->guesses();
+        QCOMPARE(int(guesses.size()), 10);
+        for (std::size_t i = 0; i < top.size(); ++i) {
+            QCOMPARE(guesses[i].id, top[i]);
+            QVERIFY(std::fabs(guesses[i].probability - probabilities[top[i]].toDouble()) < 1e-5);
+        }
+        QCOMPARE(guesses[0].text, QStringLiteral("!"));
+        QVERIFY(f.actions()->nextTokens()->isVisible());
+    }
+
+    void typingRetokenizes()
+    {
+        Fixture f;
+        QVERIFY(f.open(m_model));
+        f.type(QStringLiteral("the cat"));
+        QVERIFY(f.idle());
+        QCOMPARE(f.window.chips()->toolTips(), QStringList({QStringLiteral("“the” · id 3"),
+                                                            QStringLiteral("“ cat” · id 17")}));
+        // Several texts in a row: the last one wins.
+        f.type(QStringLiteral("a"));
+        f.type(QStringLiteral("the"));
+        f.type(QStringLiteral("th cats"));
+        QVERIFY(f.idle());
+        QCOMPARE(f.model()->text(), QStringLiteral("th cats"));
+        QCOMPARE(int(f.model()->tokens().size()), 3);
+        QCOMPARE(f.model()->tokens()[0].id, 8);
+        QCOMPARE(f.model()->trace()->layers[0].weights[0].rows(), Eigen::Index(3));
+        QCOMPARE(f.window.heatmap()->painter().rows(), 3);
+    }
+
+    void badFolderKeepsWhatIsOpen()
+    {
+        Fixture f;
+        const attn::Session before = f.doc.session();
+        const QStringList chips = before.tokens;
+        const QString bad = m_dir.filePath(QStringLiteral("nothing-here"));
+        QVERIFY(QDir().mkpath(bad));
+        QVERIFY(f.open(bad));
+        QVERIFY(!f.model()->isOpen());
+        QVERIFY2(f.actions()->lastError().contains(QStringLiteral("no config.json")), qPrintable(f.actions()->lastError()));
+        QVERIFY(!f.actions()->lastError().contains(QLatin1Char('\n')));
+        QCOMPARE(f.window.statusBar()->currentMessage(), f.actions()->lastError());
+        QVERIFY(f.doc.session() == before);
+        QVERIFY(f.window.options()->isEnabled());
+        QCOMPARE(f.window.heatmap()->painter().rows(), int(chips.size()));
+
+        // With a model open, a bad folder leaves the model.
+        QVERIFY(f.open(m_model));
+        const auto trace = f.model()->trace();
+        QVERIFY(f.open(bad));
+        QVERIFY(f.model()->isOpen());
+        QCOMPARE(f.model()->trace(), trace);
+        QCOMPARE(f.model()->name(), QStringLiteral("tiny-gpt2"));
+    }
+
+    void closingRestoresTheSession()
+    {
+        Fixture f;
+        const attn::Session before = f.doc.session();
+        const int headsBefore = f.window.headBox()->count();
+        QVERIFY(f.open(m_model));
+        f.type(kText);
+        QVERIFY(f.idle());
+        QCOMPARE(f.window.heatmap()->painter().rows(), 7);
+        f.actions()->closeModel();
+        QVERIFY(!f.model()->isOpen());
+        QVERIFY(f.doc.session() == before);
+        QCOMPARE(f.window.heatmap()->painter().rows(), before.tokenCount());
+        QCOMPARE(f.window.headBox()->count(), headsBefore);
+        QVERIFY(f.window.chips()->toolTips().isEmpty());
+        QVERIFY(f.window.options()->isEnabled());
+        QVERIFY(f.window.editor()->isEnabled());
+        QVERIFY(f.window.editor()->toolTip().isEmpty());
+        QVERIFY(!f.actions()->layerBox()->isVisible());
+        QTRY_VERIFY(f.window.headsGrid()->isVisible());
+        QVERIFY(!f.actions()->grid()->isVisible());
+        // Typing goes to the session again.
+        f.type(QStringLiteral("one two"));
+        QCOMPARE(f.doc.session().tokens, QStringList({QStringLiteral("one"), QStringLiteral("two")}));
+
+        // File › New closes a model too (nothing unsaved to ask about).
+        f.doc.undoStack()->setClean();
+        QVERIFY(f.open(m_model));
+        QVERIFY(f.model()->isOpen());
+        f.window.fileActions()->newSession();
+        QVERIFY(!f.model()->isOpen());
+    }
+
+    // Not a check: ATTN_SCREENSHOT_MODEL=DIR ATTN_SCREENSHOT=out.png writes the README's picture.
+    void screenshot()
+    {
+        const QString model = qEnvironmentVariable("ATTN_SCREENSHOT_MODEL");
+        const QString out = qEnvironmentVariable("ATTN_SCREENSHOT", QStringLiteral("window-model.png"));
+        Fixture f;
+        f.window.sentenceEdit()->setText(model.isEmpty() ? kText
+                                                         : QStringLiteral("The robot moved the box because it was heavy"));
+        QVERIFY(f.open(model.isEmpty() ? m_model : model));
+        QVERIFY(f.idle());
+        f.model()->setLayer(std::min(5, f.model()->config()->layers - 1));
+        f.model()->setQuery(int(f.model()->tokens().size()) - 1);
+        QTest::qWait(50);
+        if (!model.isEmpty())
+            QVERIFY(f.window.grab().save(out));
+    }
+};
+
+QTEST_MAIN(TestModelWindow)
+#include "tst_modelwindow.moc"

@@ -1,0 +1,253 @@
+#include "modelactions.h"
+
+#include "crossattentionpanel.h"
+#include "document.h"
+#include "embeddingeditor.h"
+#include "io/huggingfacecache.h"
+#include "mainwindow.h"
+#include "modeldocument.h"
+#include "modelgridview.h"
+#include "nexttokenview.h"
+#include "optionspanel.h"
+#include "tokenchips.h"
+
+#include <QAbstractItemView>
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStatusBar>
+
+namespace {
+const QString kLastModelDirKey = QStringLiteral("files/lastModelDir");
+} // namespace
+
+ModelActions::ModelActions(Document *document, MainWindow *window)
+    : QObject(window), m_document(document), m_model(document->model()), m_window(window)
+{
+    m_grid = new ModelGridView;
+    m_next = new NextTokenView;
+    connect(m_model, &ModelDocument::opened, this, &ModelActions::onOpened);
+    connect(m_model, &ModelDocument::closed, this, &ModelActions::onClosed);
+    connect(m_model, &ModelDocument::resultChanged, this, &ModelActions::onResult);
+    connect(m_model, &ModelDocument::layerChanged, this, &ModelActions::onLayer);
+    connect(m_model, &ModelDocument::headChanged, this, [this](int head) { m_grid->setSelected(m_model->layer(), head); });
+    connect(m_model, &ModelDocument::openFailed, this, [this](const QString &message) {
+        m_lastError = tr("Cannot open the model: %1").arg(message);
+        m_window->statusBar()->showMessage(m_lastError, 15000);
+        emit errorOccurred(m_lastError);
+    });
+    connect(m_grid, &ModelGridView::tileSelected, this, [this](int layer, int head) {
+        m_model->setLayer(layer);
+        m_window->selectHead(head);
+        m_model->setHead(head);
+    });
+}
+
+void ModelActions::addLayerControls(QHBoxLayout *tools)
+{
+    m_layerLabel = new QLabel(tr("Layer:"));
+    m_layerBox = new QComboBox;
+    m_layerBox->setAccessibleName(tr("Layer shown in the heatmap"));
+    m_layerBox->view()->setAccessibleName(tr("Layers"));
+    m_layerBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_layerBox->setToolTip(tr("Which layer of the model every view shows; layers count from 0"));
+    m_layerLabel->setBuddy(m_layerBox);
+    tools->addWidget(m_layerLabel);
+    tools->addWidget(m_layerBox);
+    tools->addSpacing(8);
+    m_layerLabel->hide();
+    m_layerBox->hide();
+    connect(m_layerBox, qOverload<int>(&QComboBox::activated), m_model, &ModelDocument::setLayer);
+}
+
+void ModelActions::populateMenu(QMenu *file)
+{
+    QAction *open = file->addAction(tr("Open &Model…"), this, [this] {
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Open model folder"),
+                                                              settings.value(kLastModelDirKey).toString());
+        if (dir.isEmpty())
+            return;
+        settings.setValue(kLastModelDirKey, dir);
+        openFolder(dir);
+    });
+    open->setStatusTip(tr("A folder with config.json, model.safetensors and the tokenizer files (GPT-2 or BERT)"));
+    m_modelsMenu = file->addMenu(tr("Mo&dels"));
+    m_modelsMenu->setObjectName(QStringLiteral("modelsMenu"));
+    m_modelsMenu->setToolTipsVisible(true);
+    connect(m_modelsMenu, &QMenu::aboutToShow, this, &ModelActions::rebuildModelsMenu);
+    rebuildModelsMenu();
+    QAction *close = file->addAction(tr("&Close Model"), this, &ModelActions::closeModel);
+    close->setObjectName(QStringLiteral("closeModel"));
+    close->setEnabled(false);
+    connect(m_model, &ModelDocument::opened, close, [close] { close->setEnabled(true); });
+    connect(m_model, &ModelDocument::closed, close, [close] { close->setEnabled(false); });
+
+    connect(m_window->headBox(), qOverload<int>(&QComboBox::activated), this, [this](int index) {
+        if (m_model->isOpen())
+            m_model->setHead(m_window->headBox()->itemData(index).toInt());
+    });
+
+    m_nextDock = new QDockWidget(tr("Next token"), m_window);
+    m_nextDock->setObjectName(QStringLiteral("nexttoken"));
+    m_nextDock->setWidget(m_next);
+    m_window->addDockWidget(Qt::RightDockWidgetArea, m_nextDock);
+    if (auto *heads = m_window->findChild<QDockWidget *>(QStringLiteral("heads")))
+        m_window->splitDockWidget(heads, m_nextDock, Qt::Vertical);
+    m_nextDock->hide();
+}
+
+void ModelActions::rebuildModelsMenu()
+{
+    m_modelsMenu->clear();
+    const QList<attn::CachedModel> models = attn::listCachedModels();
+    if (models.isEmpty()) {
+        m_modelsMenu->addAction(tr("No models in %1").arg(attn::huggingFaceHubCache()))->setEnabled(false);
+        return;
+    }
+    for (const attn::CachedModel &m : models) {
+        QAction *action = m_modelsMenu->addAction(m.name);
+        action->setEnabled(m.usable);
+        action->setToolTip(m.usable ? m.path : m.problem);
+        const QString path = m.path;
+        connect(action, &QAction::triggered, this, [this, path] { openFolder(path); });
+    }
+}
+
+void ModelActions::openFolder(const QString &path)
+{
+    // The model reads what the sentence field shows, typed but not yet applied included.
+    m_model->setText(m_window->sentenceEdit()->text());
+    m_window->statusBar()->showMessage(tr("Opening %1…").arg(path));
+    m_model->open(path);
+}
+
+void ModelActions::closeModel() { m_model->close(); }
+
+bool ModelActions::applyToWindow()
+{
+    if (!m_model->isOpen())
+        return false;
+    QStringList texts, tips;
+    for (const attn::ModelToken &t : m_model->tokens()) {
+        texts << t.text;
+        tips << tr("“%1” · id %2").arg(t.text).arg(t.id);
+    }
+    m_window->chips()->setTokens(texts);
+    m_window->chips()->setToolTips(tips);
+    QComboBox *box = m_window->headBox();
+    const int heads = m_model->config()->heads;
+    if (box->count() != heads + (heads > 1 ? 1 : 0) || box->itemData(0).toInt() != 0) {
+        const QSignalBlocker block(box);
+        box->clear();
+        for (int h = 0; h < heads; ++h)
+            box->addItem(tr("%1 of %2").arg(h).arg(heads), h);
+        if (heads > 1)
+            box->addItem(tr("average of %1").arg(heads), -1);
+    }
+    return true;
+}
+
+void ModelActions::onOpened()
+{
+    setModelMode(true);
+    const int layers = m_model->config()->layers;
+    {
+        const QSignalBlocker block(m_layerBox);
+        m_layerBox->clear();
+        for (int l = 0; l < layers; ++l)
+            m_layerBox->addItem(tr("%1 of %2").arg(l).arg(layers), l);
+    }
+    m_gridTrace = nullptr;
+    m_grid->setTrace(nullptr, m_model->config()->causal);
+    applyToWindow();
+    m_window->selectHead(0);
+    m_model->setHead(0);
+    onLayer(m_model->layer());
+    updateGuesses();
+    m_window->statusBar()->showMessage(tr("Opened %1 (%2, %3 layers × %4 heads)")
+                                           .arg(m_model->name(), m_model->config()->familyName())
+                                           .arg(layers).arg(m_model->config()->heads), 8000);
+}
+
+void ModelActions::onClosed()
+{
+    setModelMode(false);
+    m_window->chips()->setToolTips({});
+    m_gridTrace = nullptr;
+    m_grid->setTrace(nullptr, false);
+}
+
+void ModelActions::setModelMode(bool on)
+{
+    // Hand-made sessions' controls do not apply to a model's fixed weights.
+    const QString reason = on ? tr("Not used while a model is open: its embeddings and attention come from its weights "
+                                   "(File › Close Model goes back)")
+                              : QString();
+    for (QWidget *w : {static_cast<QWidget *>(m_window->options()), static_cast<QWidget *>(m_window->editor()),
+                       static_cast<QWidget *>(m_window->crossAttention())}) {
+        w->setEnabled(!on);
+        w->setToolTip(reason);
+    }
+    m_layerLabel->setVisible(on);
+    m_layerBox->setVisible(on);
+    if (QDockWidget *heads = m_window->findChild<QDockWidget *>(QStringLiteral("heads"))) {
+        if (on && heads->widget() != m_grid) {
+            m_headsWidget = heads->widget();
+            m_headsWidget->hide();
+            heads->setWidget(m_grid);
+            m_grid->show();
+            heads->setWindowTitle(tr("All layers and heads"));
+            heads->show();
+            heads->raise(); // the model's overview first
+        } else if (!on && heads->widget() == m_grid && m_headsWidget) {
+            m_grid->hide();
+            m_grid->setParent(nullptr);
+            heads->setWidget(m_headsWidget);
+            m_headsWidget->show();
+            m_grid->setParent(m_window);
+            m_grid->hide();
+            heads->setWindowTitle(tr("All heads"));
+        }
+    }
+    m_nextDock->setVisible(on);
+}
+
+void ModelActions::onResult()
+{
+    if (!m_model->isOpen())
+        return;
+    applyToWindow();
+    if (m_model->trace().get() != m_gridTrace) {
+        m_gridTrace = m_model->trace().get();
+        m_grid->setTrace(m_model->trace(), m_model->config()->causal);
+    }
+    updateGuesses();
+}
+
+void ModelActions::onLayer(int layer)
+{
+    const QSignalBlocker block(m_layerBox);
+    m_layerBox->setCurrentIndex(layer);
+    m_grid->setSelected(layer, m_model->head());
+}
+
+void ModelActions::updateGuesses()
+{
+    std::vector<TokenGuess> guesses;
+    for (const auto &[id, p] : m_model->predictions(10))
+        guesses.push_back({id, m_model->tokenizer()->idToText(id), double(p)});
+    m_next->setEmptyText(m_model->config() && m_model->config()->family == attn::ModelFamily::Bert
+                             ? tr("Put [MASK] in the text to see what the model guesses there")
+                             : tr("No prediction yet"));
+    m_next->setGuesses(m_model->predictionTitle(), guesses);
+    m_nextDock->setWindowTitle(m_model->config() && m_model->config()->family == attn::ModelFamily::Bert
+                                   ? tr("Masked token") : tr("Next token"));
+}

@@ -1,0 +1,284 @@
+#include "modeldocument.h"
+
+#include "io/modelfolder.h"
+#include "model/layerview.h"
+#include "model/modelloader.h"
+#include "notation.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace {
+
+// A trace above this is refused: the window must keep the shown one and compute the next.
+constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
+
+// "openai-community/gpt2" for a cache entry models--openai-community--gpt2, else the folder's name.
+QString displayName(const QString &path)
+{
+    QString name = QFileInfo(QFileInfo(path).absoluteFilePath()).fileName();
+    if (name.startsWith(QLatin1String("models--")))
+        name = name.mid(8).replace(QLatin1String("--"), QLatin1String("/"));
+    return name;
+}
+
+} // namespace
+
+struct ModelDocument::Loaded
+{
+    attn::SharedModelParameters model;
+    attn::TokenizerPtr tokenizer;
+    QString error;
+    QString warning;
+};
+
+struct ModelDocument::Computed
+{
+    std::vector<attn::ModelToken> tokens;
+    std::shared_ptr<const attn::ModelTrace> trace;
+    QString error;
+    QString notice;
+    double milliseconds = 0;
+};
+
+ModelDocument::ModelDocument(QObject *parent)
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()),
+      m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this)),
+      m_computeWatcher(new QFutureWatcher<std::shared_ptr<Computed>>(this))
+{
+    connect(m_openWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onOpenFinished);
+    connect(m_computeWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onComputeFinished);
+}
+
+ModelDocument::~ModelDocument()
+{
+    // The workers hold their own copies; waiting keeps them from outliving the watchers' owner.
+    m_openWatcher->waitForFinished();
+    m_computeWatcher->waitForFinished();
+}
+
+void ModelDocument::open(const QString &path)
+{
+    if (m_opening) {
+        emit notice(tr("A model is already being opened"));
+        return;
+    }
+    m_opening = true;
+    emit busyChanged(true);
+    m_pendingFolder = path;
+    m_openWatcher->setFuture(QtConcurrent::run([path] {
+        auto loaded = std::make_shared<Loaded>();
+        const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(path, &loaded->error);
+        if (!files)
+            return loaded;
+        attn::SharedModelParameters model = attn::loadModel(files->folder, &loaded->error);
+        if (!model)
+            return loaded;
+        loaded->tokenizer = attn::loadTokenizerFromFolder(files->folder, model->config.familyName(), &loaded->error);
+        if (!loaded->tokenizer)
+            return loaded;
+        // A larger tokenizer is not refused here: forward() names any id the model lacks.
+        if (loaded->tokenizer->vocabSize() > model->config.vocab)
+            loaded->warning = QObject::tr("the tokenizer has %1 tokens, the model only %2: texts with the others are refused")
+                                  .arg(loaded->tokenizer->vocabSize()).arg(model->config.vocab);
+        loaded->model = std::move(model);
+        return loaded;
+    }));
+}
+
+void ModelDocument::onOpenFinished()
+{
+    const std::shared_ptr<Loaded> loaded = m_openWatcher->result();
+    m_opening = false;
+    emit busyChanged(m_computing);
+    if (!loaded->model) {
+        // The model already open (or the hand-made session) stays as it was.
+        emit openFailed(loaded->error);
+        return;
+    }
+    m_model = loaded->model;
+    m_tokenizer = loaded->tokenizer;
+    m_folder = m_pendingFolder;
+    m_name = displayName(m_folder);
+    m_layer = 0;
+    m_head = 0;
+    m_trace.reset();
+    m_tokens.clear();
+    rebuildSnapshot();
+    emit opened();
+    if (!loaded->warning.isEmpty())
+        emit notice(loaded->warning);
+    emit layerChanged(m_layer);
+    emit headChanged(m_head);
+    startCompute();
+}
+
+void ModelDocument::close()
+{
+    if (!m_model)
+        return;
+    ++m_generation; // a run still going is dropped when it ends
+    m_model.reset();
+    m_tokenizer.reset();
+    m_trace.reset();
+    m_tokens.clear();
+    m_name.clear();
+    m_folder.clear();
+    m_snapshot = std::make_shared<AttentionSnapshot>();
+    emit closed();
+}
+
+void ModelDocument::setText(const QString &text)
+{
+    m_text = text;
+    if (m_model)
+        startCompute();
+}
+
+void ModelDocument::startCompute()
+{
+    ++m_generation;
+    if (m_computing) {
+        m_computeStale = true; // one more run, for the newest text, when this one ends
+        return;
+    }
+    m_computeStale = false;
+    m_computing = true;
+    m_runGeneration = m_generation;
+    emit busyChanged(true);
+    const attn::SharedModelParameters model = m_model;
+    const attn::TokenizerPtr tokenizer = m_tokenizer;
+    const QString text = m_text;
+    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text] {
+        auto out = std::make_shared<Computed>();
+        QElapsedTimer timer;
+        timer.start();
+        out->tokens = tokenizer->encode(text);
+        const int limit = model->config.positions;
+        if (int(out->tokens.size()) > limit) {
+            out->notice = QObject::tr("The text has %1 tokens; the model reads at most %2, so only the first %2 are used")
+                              .arg(out->tokens.size()).arg(limit);
+            out->tokens.resize(std::size_t(limit));
+        }
+        if (out->tokens.empty()) {
+            out->error = QObject::tr("the text has no tokens");
+            return out;
+        }
+        attn::ForwardOptions options;
+        const int n = int(out->tokens.size());
+        options.keepScores = attn::traceBytes(model->config, n, true) <= kScoresBudgetBytes;
+        options.maskTokenId = tokenizer->specialIds().mask;
+        if (attn::traceBytes(model->config, n, false) > kMaxTraceBytes) {
+            out->error = QObject::tr("%1 tokens need more memory than the window allows").arg(n);
+            return out;
+        }
+        std::vector<int> ids;
+        for (const attn::ModelToken &t : out->tokens)
+            ids.push_back(t.id);
+        try {
+            out->trace = std::make_shared<const attn::ModelTrace>(attn::forward(*model, ids, options));
+        } catch (const attn::ModelInputError &e) {
+            out->error = QString::fromStdString(e.what());
+        } catch (const std::bad_alloc &) {
+            out->error = QObject::tr("not enough memory to run the model on this text");
+        }
+        out->milliseconds = timer.nsecsElapsed() / 1e6;
+        return out;
+    }));
+}
+
+void ModelDocument::onComputeFinished()
+{
+    const std::shared_ptr<Computed> out = m_computeWatcher->result();
+    m_computing = false;
+    if (m_runGeneration == m_generation && m_model) {
+        m_tokens = out->tokens;
+        m_trace = out->trace;
+        m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
+        rebuildSnapshot();
+        auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
+        snapshot->milliseconds = out->milliseconds;
+        if (!out->error.isEmpty())
+            snapshot->error = out->error;
+        m_snapshot = snapshot;
+        if (!out->notice.isEmpty())
+            emit notice(out->notice);
+        emit tokensChanged();
+        emit resultChanged();
+        emit queryChanged(m_query);
+    }
+    if (m_computeStale && m_model) {
+        startCompute();
+        return;
+    }
+    m_computeStale = false;
+    emit busyChanged(m_opening);
+}
+
+void ModelDocument::setLayer(int layer)
+{
+    if (!m_model || layer < 0 || layer >= m_model->config.layers || layer == m_layer)
+        return;
+    m_layer = layer;
+    rebuildSnapshot();
+    emit layerChanged(layer);
+    emit resultChanged();
+}
+
+void ModelDocument::setHead(int head)
+{
+    if (!m_model || head < -1 || head >= m_model->config.heads || head == m_head)
+        return;
+    m_head = head;
+    emit headChanged(head);
+}
+
+void ModelDocument::setQuery(int query)
+{
+    if (query < 0 || query >= int(m_tokens.size()) || query == m_query)
+        return;
+    m_query = query;
+    emit queryChanged(query);
+}
+
+void ModelDocument::rebuildSnapshot()
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
+    QStringList texts;
+    for (const attn::ModelToken &t : m_tokens)
+        texts << t.text;
+    snapshot->rowTokens = attn::tokenLabels(texts);
+    snapshot->columnTokens = snapshot->rowTokens;
+    if (m_model && m_trace) {
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::layerAttention(*m_model, m_trace, m_layer));
+        // The bars compare what enters the layer with what its attention adds.
+        snapshot->embeddings = snapshot->result->inputs;
+    } else if (m_model) {
+        snapshot->error = m_computing ? tr("computing…") : tr("type a text for the model to read");
+    }
+    m_snapshot = snapshot;
+}
+
+std::vector<std::pair<int, float>> ModelDocument::predictions(int k) const
+{
+    if (!m_trace)
+        return {};
+    if (m_trace->nextToken)
+        return attn::topPredictions(m_trace->nextToken->probabilities, k);
+    if (!m_trace->maskPredictions.empty())
+        return attn::topPredictions(m_trace->maskPredictions.front().probabilities, k);
+    return {};
+}
+
+QString ModelDocument::predictionTitle() const
+{
+    if (!m_trace)
+        return {};
+    if (m_trace->nextToken)
+        return tr("Next token after “%1”").arg(m_tokens.empty() ? QString() : m_tokens.back().text);
+    if (!m_trace->maskPredictions.empty())
+        return tr("[MASK] at position %1").arg(m_trace->maskPredictions.front().position);
+    return {};
+}

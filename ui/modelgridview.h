@@ -1,0 +1,63 @@
+#pragma once
+// Every head of every layer of a model as a small heatmap of its weights,
+// layers down and heads across (the model view of BertViz); a click picks
+// the layer and head the other views show.
+
+#include "colormap.h"
+#include "model/forward.h"
+
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+// Where the labels and the square tiles go in a rectangle; plain maths, for tests.
+struct ModelGridLayout
+{
+    int layers = 0, heads = 0;
+    QRectF bounds;
+    double labelWidth = 0, labelHeight = 0;
+
+    double tileSide() const;                 // the square tiles' side, gaps excluded
+    QRectF tileRect(int layer, int head) const;
+    bool tileAt(const QPointF &pos, int *layer, int *head) const; // false between tiles
+};
+
+class ModelGridView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ModelGridView(QWidget *parent = nullptr);
+
+    // Thumbnails are rebuilt here (one pixel per cell, up to kMaxSide cells a side).
+    void setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal);
+    void setSelected(int layer, int head); // head -1 (the average) outlines the whole row
+    void setColorMap(ColorMap map);
+
+    int layerCount() const { return int(m_layers.size()); }
+    int headCount() const { return m_layers.empty() ? 0 : int(m_layers.front().size()); }
+    QRectF tileRect(int layer, int head) const { return layout().tileRect(layer, head); }
+    const QImage &thumbnail(int layer, int head) const { return m_layers.at(std::size_t(layer)).at(std::size_t(head)); }
+
+    static constexpr int kMaxSide = 128;
+
+    QSize sizeHint() const override { return {320, 320}; }
+    QSize minimumSizeHint() const override { return {120, 120}; }
+
+signals:
+    void tileSelected(int layer, int head);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    ModelGridLayout layout() const;
+    void rebuildImages();
+
+    std::shared_ptr<const attn::ModelTrace> m_trace;
+    bool m_causal = false;
+    std::vector<std::vector<QImage>> m_layers;
+    int m_layer = 0, m_head = 0;
+    ColorMap m_colorMap = ColorMap::Viridis;
+};
