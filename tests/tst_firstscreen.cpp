@@ -6,6 +6,7 @@
 
 #include "barchartview.h"
 #include "document.h"
+#include "embedding.h"
 #include "examples.h"
 #include "fileactions.h"
 #include "headsgridview.h"
@@ -322,6 +323,22 @@ private slots:
         QVERIFY(l.steps[PipelineLayout::WeightsStep].width() >= bfm.horizontalAdvance(QStringLiteral("weights α = softmax")));
         QVERIFY(l.steps[PipelineLayout::ContextStep].width() >= bfm.horizontalAdvance(QStringLiteral("context z = Σ α·v")));
         QCOMPARE(w.window.crossAttention()->findChild<QLineEdit *>()->placeholderText(), QStringLiteral("Source sentence"));
+
+        // A wide query (d_model 64) with many keys: titles come back before any spare width is left.
+        attn::Session wide = attn::builtInExamples()[4].session;
+        wide.embeddings = attn::resizeEmbeddings(wide.tokens, wide.embeddings, 64);
+        wide.attention.headDim = 32;
+        Document doc(wide);
+        PipelinePainter painter;
+        painter.setSnapshot(doc.snapshot());
+        painter.setQuery(9);
+        const QRectF rect(0, 0, 560, 320);
+        const PipelineLayout p = painter.layout(rect);
+        const bool spare = p.steps[PipelineLayout::QueryStep].left() > 12; // centred: room to spare
+        for (const QString &title : {QStringLiteral("weights α = softmax"), QStringLiteral("context z = Σ α·v")}) {
+            const int step = title.startsWith(QLatin1Char('w')) ? PipelineLayout::WeightsStep : PipelineLayout::ContextStep;
+            QVERIFY2(!spare || p.steps[step].width() >= bfm.horizontalAdvance(title) - 1, qPrintable(title));
+        }
     }
 
     void dockTabTitlesAreNotCut()

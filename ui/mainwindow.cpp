@@ -11,6 +11,7 @@
 #include "heatmapview.h"
 #include "optionspanel.h"
 #include "mistakesdialog.h"
+#include "modeldocument.h"
 #include "modelactions.h"
 #include "modelgridview.h"
 #include "pipelineview.h"
@@ -301,6 +302,14 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::connectDocument()
 {
+    if (m_startHint) {
+        // The hint talks about the hand-made example: not while a model is open.
+        connect(m_document->model(), &ModelDocument::opened, m_startHint, &QWidget::hide);
+        connect(m_document->model(), &ModelDocument::closed, m_startHint, [this] {
+            if (StartHint::wanted())
+                m_startHint->show();
+        });
+    }
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
     connect(m_document, &Document::queryChanged, this, &MainWindow::onQueryChanged);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);

@@ -243,6 +243,18 @@ PipelineLayout PipelinePainter::layoutFor(const PipelineModel &model, const QRec
         }
         if (overflow(widths) > 0)
             arrowWidth = std::max(fm.height() * 0.8, arrowWidth - overflow(widths) / 3);
+        // Titles were given up as a whole; room left over goes back to them,
+        // the weights' and the context's first, so no title is cut while
+        // there is spare width.
+        if (!titlesCount && overflow(widths) < 0) {
+            double spare = -overflow(widths);
+            for (int step : {2, 3, 0, 1}) {
+                const double want = std::max(titleWidth[size_t(step)], step == 0 ? subtitleWidth : 0.0);
+                const double give = std::clamp(want - widths[size_t(step)], 0.0, spare);
+                widths[size_t(step)] += give;
+                spare -= give;
+            }
+        }
     }
     L.barWidth = widths[2] - L.gap - L.weightWidth;
 
