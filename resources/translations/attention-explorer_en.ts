@@ -30,6 +30,14 @@
         <source>Lengths differ (embedding %1, context %2): turn on output projection to compare like with like.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>input x + PE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”: input (embedding + position) vs context</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>BarChartView</name>
@@ -82,10 +90,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Type a source sentence; leave empty for self-attention</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Source sentence</source>
         <translation type="unfinished"></translation>
     </message>
@@ -119,6 +123,10 @@
     </message>
     <message>
         <source>vs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sequence that supplies keys and values, e.g. the sentence being translated; leave it empty for self-attention</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -223,6 +231,18 @@
         <source>Embedding values</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Edit the query&apos;s embedding, whichever token it is; untick to keep editing one token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token whose embedding the sliders edit (positions from 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How far the sliders reach either side of 0; the number boxes accept any value</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ExportActions</name>
@@ -314,6 +334,18 @@
         <source>Export Failed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Every Hea&amp;d as Separate Files…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The heatmap of each head in its own file (name-head0.png, name-head1.png, …), for slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Every Head (files get -head0, -head1, … added)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ExportSizeDialog</name>
@@ -347,6 +379,18 @@
     </message>
     <message>
         <source>Height</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Transparent background</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No background fill, so the picture sits on a slide&apos;s own colour; cells, text and bars stay opaque</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -408,6 +452,25 @@
         <source>Attention Explorer</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>New from E&amp;xample</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HeadsExport</name>
+    <message>
+        <source>average</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score ω</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weight α</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>HeadsGridView</name>
@@ -416,15 +479,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>head %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Attention of every head</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Click a head to show it in the heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One head. With several heads (scaled dot-product mode, Heads in the Attention panel) each gets its own pattern here, with their average.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -439,19 +502,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>head %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>average of %1 heads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>score ω</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>weight α</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -466,15 +517,31 @@
         <source>query</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (heads 0–%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores ω, fixed scale ±%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores ω, scale ±max %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weights α, fixed scale 0–1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weights α, scale 0–max %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>HeatmapView</name>
     <message>
         <source>Attention heatmap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>query “%1” → key “%2”</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -495,10 +562,6 @@
     </message>
     <message>
         <source>α per head: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>head %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -531,6 +594,82 @@
     </message>
     <message>
         <source>Query “%1”, key “%2”: weight %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the whole matrix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the whole matrix (Ctrl+0).
+Zoom: Ctrl+wheel or pinch about the pointer, Ctrl+= and Ctrl+− about the cursor.
+Pan: the wheel (Shift+wheel sideways), or drag with the middle button
+or with the left button while holding Space.
+Token labels and numbers appear as the cells grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour scale. Fitted to the data, the colours stretch to the largest value shown and change with every edit. Fixed, the same value always has the same colour, so two results can be compared: weights 0–1, scores ±R. R starts as the round number (1, 2 or 5 × 10ⁿ) above the largest |score| when you first fix it, and stays until you set another; scores beyond ±R take the end colours. The colour bar says which scale is in force.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights α</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit to the data (0 to the largest weight)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed 0–1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scores ω</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit to the data (± the largest |score|)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed ±R</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the Fixed Score Range…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed ±%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed Score Range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour scores from −R to +R. R =</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query %1 “%2” · key %3 “%4”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (heads 0–%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -649,10 +788,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Average</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot compute: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,6 +820,22 @@
     </message>
     <message>
         <source>%1 tokens · d_model %2 · %3 · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which head the heatmap, pipeline and walkthrough show; heads count from 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>average of %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -838,6 +989,177 @@
         <source>mask</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Self-attention of the sentence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shown on the self-attention of the sentence (the source is left out), so both sides compare the same tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention: queries from the sentence, keys and values from the source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelActions</name>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer shown in the heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which layer of the model every view shows; layers count from 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder with config.json, model.safetensors and the tokenizer files (GPT-2 or BERT)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mo&amp;dels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Close Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No models in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” · id %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>average of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 (%2, %3 layers × %4 heads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used while a model is open: its embeddings and attention come from its weights (File › Close Model goes back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All layers and heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put [MASK] in the text to see what the model guesses there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No prediction yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Masked token</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelDocument</name>
+    <message>
+        <source>A model is already being opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type a text for the model to read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next token after “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[MASK] at position %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelGridView</name>
+    <message>
+        <source>All layers and heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each tile is one head&apos;s attention weights (queries down, keys across); click one to show it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text to see every layer and head</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NextTokenView</name>
+    <message>
+        <source>No prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (id %2): %3 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Notation</name>
+    <message>
+        <source>head %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>OptionsPanel</name>
@@ -946,6 +1268,38 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <source>Colour map for weights</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Draw a new seed: every query, key, value and output matrix not fixed by the session is generated again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour map of the weights heatmaps (scores always use a blue–red map centred on 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k before the softmax, so wide heads do not saturate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each head has its own query, key and value matrices and learns its own pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simplified attention has no weights of its own, so every head would compute the same pattern: it uses one head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Does not apply to cross-attention: the sentence sees every token of the source, which is complete before decoding starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In simplified mode all %1 heads are identical.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model %1 does not split into %2 heads: head_dim stays %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelinePainter</name>
@@ -1005,10 +1359,6 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Your answer, for example 3.5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Answer</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1017,31 +1367,79 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Show &amp;answer</source>
+        <source>Which kind of exercise comes next. “Your sentence” asks about the sentence, weights and head of the main window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Right so far: %1 of %2</source>
+        <source>Another exercise with fresh numbers. One you tried but did not solve counts as “not solved”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(Change the query or the vectors in the main window for another one.)</source>
+        <source>Your answer: a whole number</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✔ </source>
+        <source>Your answer, for example 0.42</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✘ </source>
+        <source>Check your answer (Enter). A wrong answer gets a hint, and you can try again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Answer: “%1”. %2</source>
+        <source>Show &amp;solution</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Answer: %1. %2</source>
+        <source>Show the worked solution. This exercise then counts as “shown”, not as right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Solution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right: at the first try. After a retry: right after a wrong answer. Shown: the solution was shown. Not solved: tried, then left for a new exercise.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token %1: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a whole number and press Enter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your answer, for example %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a number (a dot or a comma before the decimals) and press Enter. Within %1 of the exact value counts as right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✘</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(Counted as right after a retry.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1063,6 +1461,26 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <source>Attention Explorer sessions (*.attn.json *.json);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the tokenizer has %1 tokens, the model only %2: texts with the others are refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens; the model reads at most %2, so only the first %2 are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the text has no tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens need more memory than the window allows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory to run the model on this text</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Shortcuts</name>
@@ -1080,6 +1498,21 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
 </context>
 <context>
+    <name>StartHint</name>
+    <message>
+        <source>&lt;b&gt;Start here.&lt;/b&gt; “journey” is the query: its row in the heatmap holds its weights, and the &lt;b&gt;Walkthrough&lt;/b&gt; on the right computes them step by step with the numbers on screen. Click another word to make it the query, drag a slider under &lt;b&gt;Embedding&lt;/b&gt; and watch every view follow. &lt;b&gt;Examples&lt;/b&gt; has more to open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close this hint; it will not come back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the start hint</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TokenChips</name>
     <message>
         <source>Tokens</source>
@@ -1090,7 +1523,11 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Query: “%1”, token %2 of %3. Left and Right arrows move the query.</source>
+        <source>Click a token to make it the query (Left/Right, Home/End with the keyboard). A word that occurs more than once is named with its position, counted from 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query: “%1”, token %2 (from 0) of %3. Left and Right arrows move the query.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1167,23 +1604,7 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Query 1 sees 1 key, query 2 sees 2, … query %1 sees %1: 1 + 2 + … + %1 = %1×%2÷2 = %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 queries, each compared with %1 keys: %1×%1 = %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Which token will the query %1 give the largest attention weight?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(Head %1.)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Softmax keeps the order of the scores, so the key with the largest score wins: %1 (token %2). The weights: %3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1205,19 +1626,7 @@ Which token will %3 give the largest weight?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not this time: %1 is not the largest. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Type a number, for example 3.5.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Correct: %1. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not quite: you wrote %1, the answer is %2. %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1226,10 +1635,6 @@ Which token will %3 give the largest weight?</source>
     </message>
     <message>
         <source>… (+%1 more keys)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The query is token %1 (number %2). Its attention is computed against every key, one at a time.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1242,10 +1647,6 @@ Which token will %3 give the largest weight?</source>
     </message>
     <message>
         <source>This is cross-attention: keys and values come from the source sentence.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Head %1 of %2 is shown.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1286,10 +1687,6 @@ Which token will %3 give the largest weight?</source>
     </message>
     <message>
         <source>key %1 %2: blocked, α%3 = 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>visible: keys 1 to %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1358,6 +1755,197 @@ Which token will %3 give the largest weight?</source>
     </message>
     <message>
         <source>output%1 = concat%1·W_o = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your journey: simplified attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries, keys and values are the embeddings themselves; every number can be checked by hand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your journey: trainable weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One head with its own query, key and value matrices (seed 123, head_dim 2), scaled by 1/√d_k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Four heads with a causal mask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Four heads of width 2 on 8-dimensional embeddings; each token sees only itself and the tokens before it, as in a text generator.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention to a French sentence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries come from the English sentence, keys and values from its French translation, as in a translation model&apos;s decoder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A long sentence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thirty-odd tokens with repeated words (each named with its position) and two heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the largest %1, … (%2 more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the plain average of the values; here each value counts as much as its weight. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That adds the values without their weights. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is only the value with the largest weight; the other tokens hand on their share too. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That counts every pair, but with a causal mask a query is never compared with later tokens. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That leaves out the later tokens, as a causal mask would; there is no mask here. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each token is compared with itself too. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both orders count: query a with key b and query b with key a are two comparisons, and each token meets itself too. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the keys of one query; every token is a query. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multiply each value by its weight, then add the products. The weights already sum to 1, so there is nothing to divide by.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query 0 sees 1 key, query 1 sees 2, … query %1 sees %2: 1 + 2 + … + %2 = %2×%3÷2 = %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count per query and add: token 0 is compared with itself only, token 1 with two tokens, and so on up to the last token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every query meets every key, itself included: multiply the number of queries by the number of keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention: which source token will the query %1 (token %2 of the sentence) give the largest attention weight?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which token will the query %1 (token %2) give the largest attention weight?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(In %1.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Softmax keeps the order of the scores, so the keys with the largest score win: %1 tie (the same vector gives the same score). The weights: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Softmax keeps the order of the scores, so the key with the largest score wins: %1. The weights: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The largest weight goes to the key with the largest score q·k: softmax keeps the order of the scores. Look at the scores of this query&apos;s row, not at what the words mean.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work out the score of %1 with each token: multiply their first numbers, multiply their second numbers, and add. Softmax keeps the order of the scores, so the largest score wins.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quite: %1 does not get the largest weight. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 occurs more than once: name it by its position, such as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a whole number, without decimals.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a number, for example %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quite. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Solution: %1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The query is token %1 at position %2 (positions count from 0; a book that counts from 1 calls it number %3). Its attention is computed against every key, one at a time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 (of %2, counted from 0) is shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its input is the embedding plus its position&apos;s encoding, x + PE (the step before).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention by itself ignores word order. Positional encoding adds to each embedding a pattern of sines and cosines that depends only on the position: even dimensions 2i take sin(pos ÷ 10000^(2i/d_model)), odd ones cos of the same angle. The sum x + PE is what the rest of the computation uses.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>visible: keys 0 to %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attn::PracticeScore</name>
+    <message>
+        <source>none yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%n right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%n after a retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%n shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%n not solved</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
