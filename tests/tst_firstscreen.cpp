@@ -341,6 +341,18 @@ private slots:
         }
     }
 
+    void repeatedWordsCarryTheirPositionOnChips()
+    {
+        Window w;
+        exampleAction(w.window, QStringLiteral("long-sentence"))->trigger();
+        const QStringList chips = w.window.chips()->tokens();
+        QCOMPARE(chips.at(0), QStringLiteral("The"));  // "The" once, "the" several times: different words
+        QCOMPARE(chips.at(3), QStringLiteral("the₃"));
+        QCOMPARE(chips.at(1), QStringLiteral("robot₁"));
+        QCOMPARE(chips.at(2), QStringLiteral("moved"));
+        QCOMPARE(w.doc.session().tokens.at(3), QStringLiteral("the")); // the session keeps the word itself
+    }
+
     void dockTabTitlesAreNotCut()
     {
         Window w;

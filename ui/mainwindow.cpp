@@ -12,6 +12,7 @@
 #include "optionspanel.h"
 #include "mistakesdialog.h"
 #include "modeldocument.h"
+#include "notation.h"
 #include "modelactions.h"
 #include "modelgridview.h"
 #include "pipelineview.h"
@@ -351,7 +352,7 @@ void MainWindow::onSessionChanged()
             m_sentence->setCursorPosition(0); // show the start of a long sentence
         }
     }
-    m_chips->setTokens(s.tokens);
+    m_chips->setTokens(attn::tokenLabels(s.tokens)); // a repeated word shows its position, as in every view
     m_editor->setEmbeddings(s.tokens, s.embeddings);
     m_options->setConfig(s.attention, s.dModel(), s.source.has_value());
 

@@ -13,6 +13,7 @@ public:
     explicit TokenChips(QWidget *parent = nullptr);
 
     void setTokens(const QStringList &tokens);
+    const QStringList &tokens() const { return m_tokens; }
     // One tooltip per chip (a model's token id); empty: none.
     void setToolTips(const QStringList &tips) { m_tips = tips; }
     QStringList toolTips() const { return m_tips; }
