@@ -9,7 +9,7 @@ F32 safetensors (read with numpy), keeping what the C++ bench keeps: every
 layer's attention weights (heads × n × n) and the next-token probabilities
 of the last position. One untimed run, then R timed ones; prints one JSON
 line with the bench's fields. GPT-2 only, F32 only, no prefix handling beyond
-"transformer.": enough for scripts/make_bench_model.py's models and gpt2.
+"transformer.": enough for scripts/random_gpt2.py's models and gpt2.
 """
 import argparse
 import json
