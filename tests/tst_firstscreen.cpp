@@ -14,6 +14,7 @@
 #include "mainwindow.h"
 #include "mistakesdialog.h"
 #include "barcolumnsview.h"
+#include "contributionpainter.h"
 #include "crossattentionpanel.h"
 #include "pipelinepainter.h"
 #include "optionspanel.h"
@@ -23,7 +24,11 @@
 #include "tokenchips.h"
 #include "walkthroughpanel.h"
 
+#include <QBuffer>
 #include <QCheckBox>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -351,6 +356,37 @@ private slots:
         QCOMPARE(chips.at(1), QStringLiteral("robot₁"));
         QCOMPARE(chips.at(2), QStringLiteral("moved"));
         QCOMPARE(w.doc.session().tokens.at(3), QStringLiteral("the")); // the session keeps the word itself
+    }
+
+    void contributionChartNumbersDimensionsFromZero()
+    {
+        // The stacked "largest weight" chart says d0, d1, d2 like every other
+        // view, and its axis ticks share one number of decimals.
+        Document doc;
+        ContributionPainter painter;
+        painter.setSnapshot(doc.snapshot());
+        painter.setQuery(1);
+        painter.setHead(0);
+        QBuffer buffer;
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(QSize(600, 360));
+        {
+            QPainter p(&svg);
+            painter.paint(p, QRectF(0, 0, 600, 360), QApplication::palette());
+        }
+        const QString text = QString::fromUtf8(buffer.data());
+        QVERIFY(text.contains(QStringLiteral(">d0 0.4419<")));
+        QVERIFY(text.contains(QStringLiteral(">d2 0.5683<")));
+        QVERIFY(!text.contains(QStringLiteral(">d3 ")));
+        const QRegularExpression tick(QStringLiteral(">(−?\\d+\\.\\d+)<"));
+        QSet<int> decimals;
+        for (auto it = tick.globalMatch(text); it.hasNext();) {
+            const QString t = it.next().captured(1);
+            if (t.size() <= 5) // the axis ticks, not the four-decimal totals
+                decimals.insert(int(t.size() - t.indexOf(QLatin1Char('.')) - 1));
+        }
+        QCOMPARE(decimals, QSet<int>{2});
     }
 
     void dockTabTitlesAreNotCut()
