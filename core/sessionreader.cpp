@@ -1,5 +1,7 @@
 #include "sessionio.h"
 
+#include "messagetext.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -43,21 +45,7 @@ QString typeName(const QJsonValue &v)
     return QStringLiteral("nothing");
 }
 
-// A user's text quoted inside a one-line message: short, and with line
-// breaks and other control characters made visible instead of breaking the line.
-QString shown(const QString &text)
-{
-    QString out;
-    for (const QChar c : text.left(40)) {
-        if (c == QLatin1Char('\n'))
-            out += QLatin1String("\\n");
-        else if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
-            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-        else
-            out += c;
-    }
-    return text.size() > 40 ? out + QStringLiteral("…") : out;
-}
+QString shown(const QString &text) { return textInMessage(text); }
 
 [[noreturn]] void fail(const QString &path, const QString &message) { throw FieldError{path, message}; }
 

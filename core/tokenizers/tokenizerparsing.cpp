@@ -1,5 +1,7 @@
 #include "tokenizerparsing.h"
 
+#include "messagetext.h"
+
 #include "bytelevel.h"
 
 #include <QJsonDocument>
@@ -9,16 +11,7 @@ namespace attn::tokenizerparsing {
 
 QString quoted(const QString &text)
 {
-    QString out;
-    for (const QChar c : text.left(40)) {
-        if (c == QLatin1Char('\n'))
-            out += QLatin1String("\\n");
-        else if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
-            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-        else
-            out += c;
-    }
-    return QLatin1Char('"') + out + (text.size() > 40 ? QStringLiteral("…\"") : QStringLiteral("\""));
+    return QLatin1Char('"') + textInMessage(text) + QLatin1Char('"');
 }
 
 QString typeName(const QJsonValue &v)
