@@ -100,3 +100,6 @@ bool commitExport(QSaveFile &file, const QString &name, QString *error);
 // left at `path` and an existing file there is untouched; `error` gets one line.
 bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
                 const QString &path, QString *error);
+// exportFile for a snapshot no session made (one layer of a model): pictures
+// and CSV only, options.title as the dashboard's title and the SVG's description.
+bool exportSnapshot(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path, QString *error);
