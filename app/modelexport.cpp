@@ -106,6 +106,9 @@ int runModelExport(const ModelExportArgs &args)
     }
     const SnapshotPtr snapshot = layerSnapshot(*run, args.layer);
     options.title = modelTitle(args, *run);
+    options.modelTrace = run->trace;
+    options.modelCausal = snapshot->result->causal;
+    options.modelLayer = args.layer;
     // The user's mistakes (size, scale) exit with 2; only writing exits with 1.
     error = checkExport(snapshot, options, args.output);
     if (!error.isEmpty())
