@@ -375,6 +375,11 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
 
 } // namespace
 
+std::optional<QSize> parseSizeOption(const QString &text)
+{
+    return parseSize(text);
+}
+
 CommandLine::Kind commandKind(const QStringList &arguments)
 {
     const QString first = arguments.value(1);
@@ -383,7 +388,7 @@ CommandLine::Kind commandKind(const QStringList &arguments)
     if (first == QLatin1String("compute"))
         return hasModelOption(arguments) ? Kind::ModelCompute : Kind::Compute;
     if (first == QLatin1String("export"))
-        return Kind::Export;
+        return hasModelOption(arguments) ? Kind::ModelExport : Kind::Export;
     if (first == QLatin1String("bench"))
         return hasModelOption(arguments) ? Kind::ModelBench : Kind::Bench;
     if (first == QLatin1String("train"))
@@ -414,6 +419,7 @@ CommandLine parseCommandLine(const QStringList &arguments)
         break;
     case Kind::Tokenize:
     case Kind::ModelCompute:
+    case Kind::ModelExport:
     case Kind::ModelBench:
         parseModelCommand(arguments, &command);
         break;

@@ -71,6 +71,24 @@ struct ModelComputeArgs
     bool rollout = false;
 };
 
+// `export --model DIR --text TEXT -o OUT`: one layer and head drawn as the
+// window draws it, or the numbers. View and colour map stay names, as for ExportArgs.
+struct ModelExportArgs
+{
+    QString model;
+    QString text;
+    QString output;
+    int layer = 0;             // 0-based; the model says how many it has
+    int head = 0;              // 0-based; -1 the layer's average
+    int query = 0;             // 0-based query token, as the window starts
+    std::optional<QString> view;
+    std::optional<QString> colorMap;
+    std::optional<QSize> size;
+    std::optional<double> scale;
+    bool dark = false;
+    bool transparent = false;
+};
+
 struct ModelBenchArgs
 {
     QString model;
@@ -96,7 +114,8 @@ struct TrainArgs
 
 struct CommandLine
 {
-    enum class Kind { Window, Help, Version, Compute, Export, Bench, Tokenize, ModelCompute, ModelBench, Train };
+    enum class Kind { Window, Help, Version, Compute, Export, Bench, Tokenize, ModelCompute, ModelExport, ModelBench,
+                      Train };
     Kind kind = Kind::Window;
     QString error;    // one line without the program name; set: exit with 2
     QString helpText; // set when a command's --help was asked: print it, exit with 0
@@ -106,13 +125,14 @@ struct CommandLine
     BenchArgs bench;
     TokenizeArgs tokenize;
     ModelComputeArgs modelCompute;
+    ModelExportArgs modelExport;
     ModelBenchArgs modelBench;
     TrainArgs train;
 };
 
 // The command that arguments[1] names; Window for anything else, a session
-// file or a typo alike (the window's check tells them apart). compute and
-// bench with a --model option are the model commands.
+// file or a typo alike (the window's check tells them apart). compute, export
+// and bench with a --model option are the model commands.
 CommandLine::Kind commandKind(const QStringList &arguments);
 
 // Parses and checks all of `arguments` (argv[0] first) with the messages the
@@ -123,6 +143,8 @@ CommandLine parseCommandLine(const QStringList &arguments);
 // paragraph separators become escapes such as \n or \u2028.
 QString oneLine(const QString &text);
 
-// modelcliparse.cpp: tokenize, compute --model and bench --model.
+// modelcliparse.cpp: tokenize, compute --model, export --model and bench --model.
 void parseModelCommand(const QStringList &arguments, CommandLine *command);
 bool hasModelOption(const QStringList &arguments);
+// --size's WxH, each side 1 to 999999; unset for anything else.
+std::optional<QSize> parseSizeOption(const QString &text);

@@ -116,6 +116,9 @@ QString usageText()
         "  attention-explorer compute --model DIR --text TEXT [-o OUT] [--top K] [--ablate L:H]...\n"
         "                          [--rollout]\n"
         "  attention-explorer tokenize --model DIR --text TEXT\n"
+        "  attention-explorer export --model DIR --text TEXT -o OUT [--layer L] [--head H]\n"
+        "                          [--query I] [--view VIEW] [--size WxH] [--scale F]\n"
+        "                          [--colormap NAME] [--dark] [--transparent]\n"
         "  attention-explorer bench --model DIR [--tokens N] [--repeat R]\n"
         "  attention-explorer --help | --version\n"
         "\n"
@@ -161,6 +164,10 @@ QString usageText()
         "            --ablate L:H switches head H of layer L off (repeatable; from 0);\n"
         "            --rollout adds the attention rollout. A TEXT longer than the model's\n"
         "            positions is refused.\n"
+        "  export --model  Draw layer L (default 0), head H (default 0; \"average\" or -1\n"
+        "            for the average) of TEXT with the options of export, or write .csv (that\n"
+        "            head's weights) or .json (the result compute --model writes). --view heads\n"
+        "            shows every head of layer L.\n"
         "  bench --model  Time one forward pass over N tokens (default 1024 or the model's\n"
         "            limit) keeping every head's weights; R runs (default 5) after one\n"
         "            untimed; print one JSON line.\n"
@@ -172,7 +179,8 @@ QString usageText()
 bool needsGuiApplication(const QStringList &arguments)
 {
     const CommandLine::Kind kind = commandKind(arguments);
-    return kind == CommandLine::Kind::Export || kind == CommandLine::Kind::Bench;
+    return kind == CommandLine::Kind::Export || kind == CommandLine::Kind::ModelExport
+        || kind == CommandLine::Kind::Bench;
 }
 
 bool isHeadlessCommand(const QStringList &arguments)
@@ -207,6 +215,8 @@ int runHeadlessCommand(const QStringList &arguments)
         return runTokenize(command.tokenize);
     case CommandLine::Kind::ModelCompute:
         return runModelCompute(command.modelCompute);
+    case CommandLine::Kind::ModelExport:
+        return runModelExport(command.modelExport);
     case CommandLine::Kind::ModelBench:
         return runModelBench(command.modelBench);
     case CommandLine::Kind::Train:

@@ -1,5 +1,5 @@
 // The model commands' arguments (contract section 6): tokenize, compute
-// --model and bench --model. What only the model knows (its layers, heads and
+// --model, export --model and bench --model. What only the model knows (its layers, heads and
 // positions) is checked when it is loaded, by modelcommands.cpp.
 
 #include "cliparse.h"
@@ -7,6 +7,7 @@
 #include "model/modelconfig.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 namespace {
@@ -145,6 +146,93 @@ void parseModelCompute(const QStringList &arguments, CommandLine *command)
     args.rollout = parser.isSet(rollout);
 }
 
+// A 0-based number the model range-checks; "average" too where `average` is allowed (the head).
+bool indexOption(const QCommandLineParser &parser, const QCommandLineOption &option, bool average, int *out,
+                 QString *error)
+{
+    if (!parser.isSet(option))
+        return true;
+    const QString text = parser.value(option), name = option.names().first();
+    if (average && text == QLatin1String("average")) {
+        *out = -1;
+        return true;
+    }
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < (average ? -1 : 0)) {
+        *error = average ? QStringLiteral("--%1 %2: expected a 0-based %1 number or \"average\"").arg(name, text)
+                         : QStringLiteral("--%1 %2: expected a 0-based %1 number").arg(name, text);
+        return false;
+    }
+    *out = value;
+    return true;
+}
+
+void parseModelExport(const QStringList &arguments, CommandLine *command)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Draw one layer and head of a trained model as the window "
+                                                    "does, or write the numbers as CSV or JSON."));
+    parser.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
+    const QCommandLineOption out({QStringLiteral("o"), QStringLiteral("output")},
+                                 QStringLiteral("The file to write; its suffix picks the format: "
+                                                ".png, .svg, .pdf, .csv or .json."), QStringLiteral("OUT"));
+    const QCommandLineOption layer = valueOption("layer", "0-based layer (default 0).", "L");
+    const QCommandLineOption head = valueOption("head", "0-based head (default 0); \"average\" or -1 for the "
+                                                        "average.", "H");
+    const QCommandLineOption query = valueOption("query", "0-based query token (default 0).", "I");
+    const QCommandLineOption view = valueOption("view", "heatmap (default), scores, pipeline, bars, heads or "
+                                                        "dashboard.", "VIEW");
+    const QCommandLineOption size = valueOption("size", "Picture size in pixels (default per view).", "WxH");
+    const QCommandLineOption scale = valueOption("scale", "PNG pixel ratio: 2 gives twice the pixels (default 1).",
+                                                 "F");
+    const QCommandLineOption colormap = valueOption("colormap", "viridis (default), cividis, magma or grayscale.",
+                                                    "NAME");
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Dark background instead of light."));
+    const QCommandLineOption transparent(QStringLiteral("transparent"),
+                                         QStringLiteral("PNG and SVG: no background fill."));
+    parser.addOptions({modelOption(), textOption(), out, layer, head, query, view, size, scale, colormap, dark,
+                       transparent});
+    if (!parseOrStop(parser, arguments, command))
+        return;
+    ModelExportArgs &args = command->modelExport;
+    QString &error = command->error;
+    if (!modelAndText(parser, "export", true, &args.model, &args.text, &error))
+        return;
+    if (!parser.isSet(out) || parser.value(out).isEmpty()) {
+        error = QStringLiteral("export needs -o OUT (see --help)");
+        return;
+    }
+    args.output = parser.value(out);
+    args.dark = parser.isSet(dark);
+    args.transparent = parser.isSet(transparent);
+    const QString suffix = QFileInfo(args.output).suffix().toLower();
+    if (args.transparent && QStringList{"pdf", "csv", "json"}.contains(suffix)) {
+        error = QStringLiteral("--transparent works for .png and .svg pictures only, not .%1").arg(suffix);
+        return;
+    }
+    if (!indexOption(parser, layer, false, &args.layer, &error) || !indexOption(parser, head, true, &args.head, &error)
+        || !indexOption(parser, query, false, &args.query, &error))
+        return;
+    if (parser.isSet(view))
+        args.view = parser.value(view);
+    if (parser.isSet(colormap))
+        args.colorMap = parser.value(colormap);
+    if (parser.isSet(size)) {
+        args.size = parseSizeOption(parser.value(size));
+        if (!args.size) {
+            error = QStringLiteral("--size %1: expected WxH in pixels, for example 800x600").arg(parser.value(size));
+            return;
+        }
+    }
+    if (parser.isSet(scale)) {
+        bool ok = false;
+        args.scale = parser.value(scale).toDouble(&ok);
+        if (!ok)
+            error = QStringLiteral("--scale %1: expected a number, for example 2").arg(parser.value(scale));
+    }
+}
+
 void parseModelBench(const QStringList &arguments, CommandLine *command)
 {
     QCommandLineParser parser;
@@ -187,6 +275,9 @@ void parseModelCommand(const QStringList &arguments, CommandLine *command)
         break;
     case Kind::ModelCompute:
         parseModelCompute(arguments, command);
+        break;
+    case Kind::ModelExport:
+        parseModelExport(arguments, command);
         break;
     case Kind::ModelBench:
         parseModelBench(arguments, command);

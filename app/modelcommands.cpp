@@ -111,48 +111,77 @@ int runTokenize(const TokenizeArgs &args)
         : printError(QStringLiteral("cannot write to stdout"), ExitFailure);
 }
 
-int runModelCompute(const ModelComputeArgs &args)
+std::optional<ModelRun> loadAndRun(const QString &dir, const QString &text, const ModelOptionsCheck &check,
+                                   int *exitCode)
 {
     QString error;
-    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    const auto fail = [&](const QString &message, int code) {
+        *exitCode = printError(message, code);
+        return std::nullopt;
+    };
+    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(dir, &error);
     if (!files)
-        return printError(error, ExitBadInput);
-    const attn::SharedModelParameters model = attn::loadModel(files->folder, &error);
-    if (!model)
-        return printError(error, ExitBadInput);
-    const attn::ModelConfig &config = model->config;
+        return fail(error, ExitBadInput);
+    ModelRun run;
+    run.model = attn::loadModel(files->folder, &error);
+    if (!run.model)
+        return fail(error, ExitBadInput);
+    const attn::ModelConfig &config = run.model->config;
     attn::ForwardOptions options;
-    for (const auto &[layer, head] : args.ablate) {
-        const QString which = QStringLiteral("--ablate %1:%2: ").arg(layer).arg(head);
-        if (layer >= config.layers)
-            return printError(which + QStringLiteral("the model has %1 layers (0 to %2)").arg(config.layers)
-                                  .arg(config.layers - 1), ExitBadInput);
-        if (head >= config.heads)
-            return printError(which + QStringLiteral("the model has %1 heads per layer (0 to %2)").arg(config.heads)
-                                  .arg(config.heads - 1), ExitBadInput);
-        options.ablatedHeads.insert({layer, head});
-    }
-    const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files->folder, config.familyName(), &error);
-    if (!tokenizer)
-        return printError(error, ExitBadInput);
-    const std::optional<Tokens> tokens = tokenize(*tokenizer, config, args.text, &error);
+    error = check ? check(config, &options) : QString();
+    if (!error.isEmpty())
+        return fail(error, ExitBadInput);
+    run.tokenizer = attn::loadTokenizerFromFolder(files->folder, config.familyName(), &error);
+    if (!run.tokenizer)
+        return fail(error, ExitBadInput);
+    const std::optional<Tokens> tokens = tokenize(*run.tokenizer, config, text, &error);
     if (!tokens)
-        return printError(error, ExitBadInput);
+        return fail(error, ExitBadInput);
+    run.ids = tokens->ids;
+    run.texts = tokens->texts;
     options.keepScores = config.layers <= attn::kMaxLayersWithScores;
-    options.maskTokenId = tokenizer->specialIds().mask;
-    attn::ModelTrace trace;
+    options.maskTokenId = run.tokenizer->specialIds().mask;
+    run.ablatedHeads = options.ablatedHeads;
     try {
-        trace = attn::forward(*model, tokens->ids, options);
+        run.trace = std::make_shared<const attn::ModelTrace>(attn::forward(*run.model, run.ids, options));
     } catch (const attn::ModelInputError &e) {
         // A tokenizer whose vocabulary is larger than the model's gives ids it cannot embed.
-        return printError(QStringLiteral("--text: ") + QString::fromStdString(e.what()), ExitBadInput);
+        return fail(QStringLiteral("--text: ") + QString::fromStdString(e.what()), ExitBadInput);
     }
+    return run;
+}
+
+QByteArray modelResultBytes(const ModelRun &run, int top, bool rollout)
+{
     attn::ModelResultOptions resultOptions;
-    resultOptions.top = args.top;
-    resultOptions.rollout = args.rollout;
-    resultOptions.ablatedHeads = options.ablatedHeads;
-    const QByteArray json = attn::formatJson(
-        attn::modelResultJson(config, tokens->ids, tokens->texts, trace, *tokenizer, resultOptions));
+    resultOptions.top = top;
+    resultOptions.rollout = rollout;
+    resultOptions.ablatedHeads = run.ablatedHeads;
+    return attn::formatJson(
+        attn::modelResultJson(run.model->config, run.ids, run.texts, *run.trace, *run.tokenizer, resultOptions));
+}
+
+int runModelCompute(const ModelComputeArgs &args)
+{
+    const auto check = [&args](const attn::ModelConfig &config, attn::ForwardOptions *options) {
+        for (const auto &[layer, head] : args.ablate) {
+            const QString which = QStringLiteral("--ablate %1:%2: ").arg(layer).arg(head);
+            if (layer >= config.layers)
+                return which + QStringLiteral("the model has %1 layers (0 to %2)").arg(config.layers)
+                                   .arg(config.layers - 1);
+            if (head >= config.heads)
+                return which + QStringLiteral("the model has %1 heads per layer (0 to %2)").arg(config.heads)
+                                   .arg(config.heads - 1);
+            options->ablatedHeads.insert({layer, head});
+        }
+        return QString();
+    };
+    int code = ExitOk;
+    const std::optional<ModelRun> run = loadAndRun(args.model, args.text, check, &code);
+    if (!run)
+        return code;
+    const QByteArray json = modelResultBytes(*run, args.top, args.rollout);
+    QString error;
     if (!args.output)
         return writeStdout(json) ? ExitOk : printError(QStringLiteral("cannot write to stdout"), ExitFailure);
     return attn::writeFileAtomically(*args.output, json, &error) ? ExitOk : printError(error, ExitFailure);

@@ -7,6 +7,7 @@
 #include "modelfixtures.h"
 
 #include <QDir>
+#include <QSize>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -65,6 +66,28 @@ QStringList computeArgs(const QString &model, const QString &text, const QString
 // Exactly equal numbers: the same weights, bit for bit, read back.
 bool sameLayer(const QJsonValue &a, const QJsonValue &b) { return a == b; }
 
+QStringList exportArgs(const QString &model, const QString &out, const QStringList &more = {})
+{
+    return QStringList{QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--text"),
+                       QLatin1String(kGpt2Text), QStringLiteral("-o"), out}
+        + more;
+}
+
+// A PNG's size from its IHDR chunk (the first, at byte 16): no QtGui needed.
+QSize pngSize(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray head = f.read(24);
+    if (head.size() < 24 || !head.startsWith("\x89PNG\r\n\x1a\n") || head.mid(12, 4) != "IHDR")
+        return {};
+    const auto be32 = [&head](int at) {
+        return int((uchar(head[at]) << 24) | (uchar(head[at + 1]) << 16) | (uchar(head[at + 2]) << 8) | uchar(head[at + 3]));
+    };
+    return {be32(16), be32(20)};
+}
+
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
@@ -91,6 +114,13 @@ private slots:
     void failures();
     void unwritableOutput();
     void huggingFaceCache();
+    void exportJsonIsTheResult_data();
+    void exportJsonIsTheResult();
+    void exportPicture_data();
+    void exportPicture();
+    void exportCsv_data();
+    void exportCsv();
+    void exportUnwritable();
     void bench();
 
 private:
@@ -348,6 +378,20 @@ void TestCliModel::failures_data()
                                                           << "--text: token 1 has id 39, outside the vocabulary of 29";
     QTest::newRow("bench --tokens above the limit") << QStringList{"bench", "--model", gpt2, "--tokens", "17"}
                                                     << "--tokens 17: the model takes at most 16 (n_positions in config.json)";
+    QTest::newRow("export --layer 5") << exportArgs(gpt2, m_dir.filePath("l5.png"), {"--layer", "5"})
+                                      << "--layer 5: the model has 2 layers (0 to 1)";
+    QTest::newRow("export --head 9") << exportArgs(gpt2, m_dir.filePath("h9.png"), {"--head", "9"})
+                                     << "--head 9: the model has 3 heads per layer (0 to 2)";
+    QTest::newRow("export --query 7") << exportArgs(gpt2, m_dir.filePath("q7.png"), {"--query", "7"})
+                                      << "--query 7: the text has 7 tokens (0 to 6)";
+    QTest::newRow("export without --text") << QStringList{"export", "--model", gpt2, "-o", m_dir.filePath("t.png")}
+                                           << "export needs --text TEXT (see --help)";
+    QTest::newRow("export, unknown view") << exportArgs(gpt2, m_dir.filePath("v.png"), {"--view", "grid"})
+        << "--view grid: unknown view; use heatmap, scores, pipeline, bars, heads or dashboard";
+    QTest::newRow("export, unknown suffix") << exportArgs(gpt2, m_dir.filePath("out.gif"))
+                                            << "out.gif: unknown file type; use .png, .svg, .pdf, .csv or .json";
+    QTest::newRow("export, missing folder") << exportArgs(missing, m_dir.filePath("m.png"))
+                                            << missing + ": no such folder";
     QTest::newRow("bench --repeat 0") << QStringList{"bench", "--model", gpt2, "--repeat", "0"}
                                       << "--repeat must be a whole number from 1 to 1000";
 }
@@ -359,6 +403,9 @@ void TestCliModel::failures()
     const Run run = runApp(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.out.isEmpty());
+    const qsizetype out = arguments.indexOf(QStringLiteral("-o"));
+    if (arguments.first() == QLatin1String("export") && out >= 0)
+        QVERIFY(!QFileInfo::exists(arguments.value(out + 1))); // a refused export writes nothing
     QCOMPARE(QString::fromUtf8(run.err), QStringLiteral("attention-explorer: ") + error + '\n');
 }
 
@@ -417,6 +464,122 @@ void TestCliModel::bench()
                                             "--repeat", "1"}));
     QCOMPARE(eight["tokens"].toInt(), 8);
     QCOMPARE(eight["model"].toString(), QStringLiteral("bert"));
+}
+
+
+void TestCliModel::exportJsonIsTheResult_data()
+{
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<QStringList>("more");
+    QTest::newRow("gpt2") << "gpt2-f32" << QStringList{};
+    QTest::newRow("gpt2, layer and head make no difference") << "gpt2-f32" << QStringList{"--layer", "1", "--head", "2"};
+    QTest::newRow("bert with the MLM head") << "bert-f32" << QStringList{};
+}
+
+// .json is byte for byte the compute --model result, whichever view or head.
+void TestCliModel::exportJsonIsTheResult()
+{
+    QFETCH(QString, fixture);
+    QFETCH(QStringList, more);
+    const QString model = m_dir.filePath(fixture);
+    const QString text = m_cli[fixture.section('-', 0, 0)].toObject()["text"].toString();
+    const Run compute = runApp(computeArgs(model, text));
+    QVERIFY2(compute.exitCode == 0, compute.err.constData());
+    const QString out = m_dir.filePath(fixture + "-export.json");
+    const Run run = runApp(QStringList{"export", "--model", model, "--text", text, "-o", out} + more);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.isEmpty() && run.err.isEmpty());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), compute.out);
+}
+
+void TestCliModel::exportPicture_data()
+{
+    QTest::addColumn<QStringList>("more");
+    QTest::addColumn<QSize>("size"); // in pixels
+    QTest::newRow("heatmap of layer 1 head 0, the default size") << QStringList{"--layer", "1", "--head", "0"}
+                                                                 << QSize(800, 700);
+    QTest::newRow("scores, 300x200 at scale 2") << QStringList{"--layer", "1", "--head", "0", "--view", "scores",
+                                                               "--size", "300x200", "--scale", "2"}
+                                                << QSize(600, 400);
+    QTest::newRow("the average, dark") << QStringList{"--head", "average", "--dark", "--size", "400x300"}
+                                       << QSize(400, 300);
+    QTest::newRow("the layers x heads grid") << QStringList{"--layer", "1", "--head", "2", "--view", "heads",
+                                                           "--size", "500x340"}
+                                             << QSize(500, 340);
+    for (const char *view : {"pipeline", "bars", "dashboard"})
+        QTest::newRow(view) << QStringList{"--layer", "1", "--head", "-1", "--view", view, "--size", "700x500",
+                                           "--transparent"}
+                            << QSize(700, 500);
+}
+
+void TestCliModel::exportPicture()
+{
+    QFETCH(QStringList, more);
+    QFETCH(QSize, size);
+    const QString out = m_dir.filePath(QStringLiteral("picture-%1.png").arg(QTest::currentDataTag()).replace(' ', '_'));
+    const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out, more));
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.isEmpty() && run.err.isEmpty());
+    QCOMPARE(pngSize(out), size);
+}
+
+void TestCliModel::exportCsv_data()
+{
+    QTest::addColumn<int>("layer");
+    QTest::addColumn<int>("head");
+    QTest::newRow("layer 1 head 0") << 1 << 0;
+    QTest::newRow("layer 0 head 2") << 0 << 2;
+    QTest::newRow("layer 1, the average") << 1 << -1;
+}
+
+// The shown head's weights against make_fixtures.py's (numpy), within 1e-5.
+void TestCliModel::exportCsv()
+{
+    QFETCH(int, layer);
+    QFETCH(int, head);
+    const QString out = m_dir.filePath(QStringLiteral("weights-%1-%2.csv").arg(layer).arg(head));
+    const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out,
+                                      {"--layer", QString::number(layer), "--head", QString::number(head)}));
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonArray heads = fixtures::expected("gpt2")["layers"].toArray()[layer].toObject()["heads"].toArray();
+    attn::RowMatrix<double> expected = fixtures::matrix(heads[std::max(head, 0)].toObject()["weights"]);
+    if (head < 0) {
+        for (int h = 1; h < heads.size(); ++h)
+            expected += fixtures::matrix(heads[h].toObject()["weights"]);
+        expected /= double(heads.size());
+    }
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    const int n = int(expected.rows());
+    QCOMPARE(lines.size(), n + 1); // the keys' header, then one row per query
+    attn::RowMatrix<double> actual(n, n);
+    for (int r = 0; r < n; ++r) {
+        // The numbers are the last n fields: a token label may hold a quoted comma.
+        const QStringList fields = lines[r + 1].split(',');
+        QVERIFY(fields.size() > n);
+        for (int c = 0; c < n; ++c) {
+            bool ok = false;
+            actual(r, c) = fields[fields.size() - n + c].toDouble(&ok);
+            QVERIFY(ok);
+        }
+    }
+    const QString why = fixtures::difference(actual, expected, 1e-5);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+}
+
+void TestCliModel::exportUnwritable()
+{
+    for (const char *name : {"missing-folder/grid.png", "missing-folder/weights.csv", "missing-folder/result.json"}) {
+        const QString out = m_dir.filePath(QLatin1String(name));
+        const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out, {"--view", "heads"}));
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.startsWith("attention-explorer: ") && run.err.count('\n') == 1);
+        QVERIFY(!QFileInfo::exists(out));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("missing-folder")));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliModel)

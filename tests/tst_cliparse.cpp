@@ -63,6 +63,13 @@ QString describe(const CommandLine &c)
         return QStringLiteral("compute --model %1 text [%2] -o %3 top %4 ablate [%5] rollout %6")
             .arg(m.model, m.text, optional(m.output)).arg(m.top).arg(ablate.join(' ')).arg(m.rollout);
     }
+    case CommandLine::Kind::ModelExport: {
+        const ModelExportArgs &m = c.modelExport;
+        return QStringLiteral("export --model %1 text [%2] -o %3 layer %4 head %5 query %6 view %7 colormap %8 size %9")
+                   .arg(m.model, m.text, m.output).arg(m.layer).arg(m.head).arg(m.query)
+                   .arg(optional(m.view), optional(m.colorMap), optional(m.size))
+               + QStringLiteral(" scale %1 dark %2 transparent %3").arg(optional(m.scale)).arg(m.dark).arg(m.transparent);
+    }
     case CommandLine::Kind::ModelBench:
         return QStringLiteral("bench --model %1 tokens %2 repeat %3")
             .arg(c.modelBench.model, optional(c.modelBench.tokens)).arg(c.modelBench.repeat);
@@ -176,6 +183,20 @@ void TestCliParse::commands_data()
     QTest::newRow("compute --model, any head passes") << QStringList{"compute", "--model", "m", "--text", "x",
                                                                      "--ablate", "0:99", "--top", "1000"}
                                                       << "compute --model m text [x] -o - top 1000 ablate [0:99] rollout 0";
+    QTest::newRow("export --model, defaults") << QStringList{"export", "--model", "m", "--text", "Hi", "-o", "a.png"}
+        << "export --model m text [Hi] -o a.png layer 0 head 0 query 0 view - colormap - size - scale - dark 0 "
+           "transparent 0";
+    QTest::newRow("export --model, every option")
+        << QStringList{"export", "--text=a b", "--model=m", "-o", "g.svg", "--layer", "11", "--head", "average",
+                       "--query", "2", "--view", "heads", "--colormap", "magma", "--size", "640x480", "--scale", "2",
+                       "--dark", "--transparent"}
+        << "export --model m text [a b] -o g.svg layer 11 head -1 query 2 view heads colormap magma size 640x480 "
+           "scale 2 dark 1 transparent 1";
+    // Whether a layer or head exists is the model's to say, once loaded.
+    QTest::newRow("export --model, head -1 is the average, any layer passes")
+        << QStringList{"export", "--model", "m", "--text", "x", "-o", "a.csv", "--head", "-1", "--layer", "99"}
+        << "export --model m text [x] -o a.csv layer 99 head -1 query 0 view - colormap - size - scale - dark 0 "
+           "transparent 0";
     QTest::newRow("bench --model, defaults") << QStringList{"bench", "--model", "m"} << "bench --model m tokens - repeat 5";
     QTest::newRow("bench --model, every option")
         << QStringList{"bench", "--model=m", "--tokens", "64", "--repeat", "2"} << "bench --model m tokens 64 repeat 2";
@@ -312,6 +333,32 @@ void TestCliParse::errors_data()
                                                << "--top must be a whole number from 1 to 1000";
     QTest::newRow("compute --model, unknown option") << QStringList{"compute", "--model", "m", "--text", "x", "--layer", "1"}
                                                      << "Unknown option 'layer'.";
+    QTest::newRow("export --model without --text") << QStringList{"export", "--model", "m", "-o", "a.png"}
+                                                   << "export needs --text TEXT (see --help)";
+    QTest::newRow("export --model without -o") << QStringList{"export", "--model", "m", "--text", "x"}
+                                               << "export needs -o OUT (see --help)";
+    QTest::newRow("export --model and a SESSION") << QStringList{"export", "s.attn.json", "--model", "m", "--text",
+                                                                 "x", "-o", "a.png"}
+        << "export: unexpected argument \"s.attn.json\"; the model comes with --model DIR, the text with --text TEXT "
+           "(see --help)";
+    QTest::newRow("export --model, --layer x") << QStringList{"export", "--model", "m", "--text", "x", "-o", "a.png",
+                                                              "--layer", "x"}
+                                               << "--layer x: expected a 0-based layer number";
+    QTest::newRow("export --model, --layer -1") << QStringList{"export", "--model", "m", "--text", "x", "-o", "a.png",
+                                                               "--layer=-1"}
+                                                << "--layer -1: expected a 0-based layer number";
+    QTest::newRow("export --model, --head -2") << QStringList{"export", "--model", "m", "--text", "x", "-o", "a.png",
+                                                              "--head=-2"}
+                                               << "--head -2: expected a 0-based head number or \"average\"";
+    QTest::newRow("export --model, --size 0x10") << QStringList{"export", "--model", "m", "--text", "x", "-o",
+                                                                "a.png", "--size", "0x10"}
+                                                 << "--size 0x10: expected WxH in pixels, for example 800x600";
+    QTest::newRow("export --model, --transparent .pdf") << QStringList{"export", "--model", "m", "--text", "x", "-o",
+                                                                       "a.pdf", "--transparent"}
+        << "--transparent works for .png and .svg pictures only, not .pdf";
+    QTest::newRow("export --model, --each-head is the session's")
+        << QStringList{"export", "--model", "m", "--text", "x", "-o", "a.png", "--each-head"}
+        << "Unknown option 'each-head'.";
     QTest::newRow("bench --model, --tokens 0") << QStringList{"bench", "--model", "m", "--tokens", "0"}
                                                << "--tokens must be a whole number from 1 to 65536";
     QTest::newRow("bench --model, --repeat 0") << QStringList{"bench", "--model", "m", "--repeat", "0"}
@@ -354,6 +401,8 @@ void TestCliParse::subcommandHelp_data()
     QTest::newRow("tokenize") << QStringList{"tokenize", "--help"} << QStringList{"--model <DIR>", "--text <TEXT>"};
     QTest::newRow("compute --model") << QStringList{"compute", "--model=m", "--help"}
                                      << QStringList{"--ablate <L:H>", "--rollout", "--top <K>", "-o, --output <OUT>"};
+    QTest::newRow("export --model") << QStringList{"export", "--model=m", "--help"}
+                                    << QStringList{"--layer <L>", "--head <H>", "--view <VIEW>", "--text <TEXT>"};
     QTest::newRow("bench --model") << QStringList{"bench", "--model=m", "-h"} << QStringList{"--tokens <N>", "--repeat <R>"};
 }
 

@@ -115,10 +115,11 @@ bool writePdf(QIODevice *device, const SnapshotPtr &snapshot, const ExportOption
     return painter.end();
 }
 
-bool writePicture(QIODevice *device, ExportFormat format, const attn::Session &session, const SnapshotPtr &snapshot,
+// `title`: the picture's description (SVG), its lines joined.
+bool writePicture(QIODevice *device, ExportFormat format, QString title, const SnapshotPtr &snapshot,
                   const ExportOptions &options)
 {
-    const QString description = dashboardTitle(session, options.query).replace(QLatin1Char('\n'), QStringLiteral(" · "));
+    const QString description = title.replace(QLatin1Char('\n'), QStringLiteral(" · "));
     switch (format) {
     case ExportFormat::Png: {
         const QImage image = renderImage(snapshot, options);
@@ -298,7 +299,7 @@ bool writeExport(QIODevice *device, const attn::Session &session, const Snapshot
         options.title = dashboardTitle(session, options.query);
     try {
         if (isPictureFormat(format)) {
-            if (writePicture(device, format, session, snapshot, options))
+            if (writePicture(device, format, dashboardTitle(session, options.query), snapshot, options))
                 return true;
             *error = tr("%1: cannot write: %2").arg(name, device->errorString().isEmpty() ? tr("painting failed")
                                                                                            : device->errorString());
@@ -365,6 +366,44 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
         return false;
     }
     if (!writeExport(&file, session, snapshot, options, *exportFormatForPath(path), name, error)) {
+        file.cancelWriting();
+        return false;
+    }
+    return commitExport(file, name, error);
+}
+
+bool exportSnapshot(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path, QString *error)
+{
+    const QString name = QFileInfo(path).fileName();
+    QString problem = checkExport(snapshot, options, path);
+    if (problem.isEmpty() && exportFormatForPath(path) == ExportFormat::Json)
+        problem = tr("%1: a .json result needs the whole computation, not one view").arg(name);
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    const ExportFormat format = *exportFormatForPath(path);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
+        return false;
+    }
+    try {
+        bool written = false;
+        if (isPictureFormat(format)) {
+            written = writePicture(&file, format, options.title, snapshot, options);
+        } else {
+            const QByteArray bytes = csvFor(snapshot, options);
+            written = file.write(bytes) == bytes.size();
+        }
+        if (!written) {
+            *error = tr("%1: cannot write: %2").arg(name, file.errorString().isEmpty() ? tr("painting failed")
+                                                                                       : file.errorString());
+            file.cancelWriting();
+            return false;
+        }
+    } catch (const std::bad_alloc &) {
+        *error = tr("%1: not enough memory to paint this picture").arg(name);
         file.cancelWriting();
         return false;
     }

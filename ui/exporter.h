@@ -4,6 +4,7 @@
 // with the views' own painters, so a file shows exactly what the screen does.
 
 #include "colormap.h"
+#include "model/forward.h"
 #include "session.h"
 #include "snapshot.h"
 
@@ -13,6 +14,7 @@
 #include <QPalette>
 #include <QSize>
 #include <QString>
+#include <memory>
 #include <optional>
 
 class QIODevice;
@@ -56,6 +58,12 @@ struct ExportOptions
     // PNG and SVG only: no background fill, so the picture sits on a slide's
     // own background; cells, bars, text and masked cells stay opaque.
     bool transparent = false;
+    // A model's export: the heads view draws every layer's heads, as the
+    // window's layers × heads grid (modelgridview.h), with layer modelLayer
+    // and `head` outlined; the dashboard keeps the snapshot's own heads.
+    std::shared_ptr<const attn::ModelTrace> modelTrace;
+    bool modelCausal = false;
+    int modelLayer = 0;
 };
 
 // The snapshot the window would show for `session` (as Document::recompute
@@ -100,3 +108,6 @@ bool commitExport(QSaveFile &file, const QString &name, QString *error);
 // left at `path` and an existing file there is untouched; `error` gets one line.
 bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
                 const QString &path, QString *error);
+// exportFile for a snapshot no session made (one layer of a model): pictures
+// and CSV only, options.title as the dashboard's title and the SVG's description.
+bool exportSnapshot(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path, QString *error);

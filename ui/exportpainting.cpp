@@ -6,6 +6,7 @@
 #include "barchartpainter.h"
 #include "exportheads.h"
 #include "heatmappainter.h"
+#include "modelgridview.h"
 #include "pipelinepainter.h"
 
 #include <QCoreApplication>
@@ -66,6 +67,11 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
 {
     if (!o.transparent)
         p.fillRect(rect, o.palette.color(QPalette::Base));
+    if (o.modelTrace && !outline) {
+        paintModelGrid(p, rect, modelGridImages(*o.modelTrace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window),
+                                                ModelGridView::kMaxSide), o.modelLayer, o.head, o.palette);
+        return;
+    }
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);
 }
 
@@ -168,6 +174,16 @@ int pipelineHeight(const SnapshotPtr &snapshot, const ExportOptions &o, int widt
 QSize headsSize(const SnapshotPtr &snapshot, const ExportOptions &o, const QSize &largest)
 {
     const QRectF content = exportContentRect(QRectF(QPointF(0, 0), QSizeF(largest)), ExportView::Heads);
+    if (o.modelTrace && !o.modelTrace->layers.empty()) {
+        const ModelGridLayout grid = modelGridLayout(content, int(o.modelTrace->layers.size()),
+                                                     int(o.modelTrace->layers.front().weights.size()),
+                                                     QFontMetricsF(pixelFont(o.font)));
+        const QRectF last = grid.tileRect(grid.layers - 1, grid.heads - 1);
+        const QSizeF used = QSizeF(last.right() + 4, last.bottom() + 4) + QSizeF(largest) - content.size()
+            - QSizeF(content.left(), content.top());
+        return {std::clamp(int(std::ceil(used.width())), kMinFittedSide, largest.width()),
+                std::clamp(int(std::ceil(used.height())), kMinFittedSide / 2, largest.height())};
+    }
     const HeadsExportLayout layout = headsPainter(snapshot, o, false, false).layout(content, pixelFont(o.font), nullptr);
     if (layout.tiles.empty())
         return largest;

@@ -67,16 +67,26 @@ void ModelGridView::setColorMap(ColorMap map)
     update();
 }
 
-void ModelGridView::rebuildImages()
+ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics)
 {
-    m_layers.clear();
-    if (!m_trace)
-        return;
-    for (const attn::LayerTrace &layer : m_trace->layers) {
+    ModelGridLayout l;
+    l.layers = layers;
+    l.heads = heads;
+    l.bounds = bounds;
+    l.labelWidth = metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, layers - 1))) + 6;
+    l.labelHeight = metrics.height() + 2;
+    return l;
+}
+
+std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
+                                                 const QColor &masked, int maxSide)
+{
+    std::vector<std::vector<QImage>> layers;
+    for (const attn::LayerTrace &layer : trace.layers) {
         std::vector<QImage> tiles;
         for (const attn::RowMatrix<float> &w : layer.weights) {
             const int n = int(w.rows()), m = int(w.cols());
-            const int rows = std::min(n, kMaxSide), cols = std::min(m, kMaxSide);
+            const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
             QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_RGB32);
             image.fill(Qt::black);
             // A pixel of a long text is the largest weight of its block of cells,
@@ -86,70 +96,82 @@ void ModelGridView::rebuildImages()
                 const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
                 for (int c = 0; c < cols; ++c) {
                     const int c0 = int(qint64(c) * m / cols), c1 = std::max(c0 + 1, int(qint64(c + 1) * m / cols));
-                    if (m_causal && c0 > r1 - 1) {
-                        line[c] = palette().color(QPalette::Window).rgb();
+                    if (causal && c0 > r1 - 1) {
+                        line[c] = masked.rgb();
                         continue;
                     }
                     const float v = w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff();
-                    line[c] = sequentialColor(m_colorMap, double(v)).rgb();
+                    line[c] = sequentialColor(map, double(v)).rgb();
                 }
             }
             tiles.push_back(image);
         }
-        m_layers.push_back(std::move(tiles));
+        layers.push_back(std::move(tiles));
     }
+    return layers;
+}
+
+void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
+                    int head, const QPalette &palette)
+{
+    const QFontMetricsF fm(p.font());
+    const int layers = int(tiles.size()), heads = tiles.empty() ? 0 : int(tiles.front().size());
+    const ModelGridLayout l = modelGridLayout(bounds, layers, heads, fm);
+    if (layers == 0 || heads == 0)
+        return;
+    const double side = l.tileSide();
+    p.save();
+    p.setPen(palette.color(QPalette::Text));
+    // Labels only where they fit: a 24-layer grid in a small dock skips every other one.
+    const int every = std::max(1, int(std::ceil((fm.height() + 2) / (side + kGap))));
+    for (int row = 0; row < layers; row += every) {
+        const QRectF t = l.tileRect(row, 0);
+        p.drawText(QRectF(l.bounds.left(), t.top(), l.labelWidth - 4, side), Qt::AlignRight | Qt::AlignVCenter,
+                   QStringLiteral("L%1").arg(row));
+    }
+    const int everyHead = std::max(1, int(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 2)
+                                                    / (side + kGap))));
+    for (int column = 0; column < heads; column += everyHead) {
+        const QRectF t = l.tileRect(0, column);
+        p.drawText(QRectF(t.left(), l.bounds.top(), side, l.labelHeight), Qt::AlignCenter,
+                   QStringLiteral("H%1").arg(column));
+    }
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells
+    for (int row = 0; row < layers; ++row)
+        for (int column = 0; column < heads && column < int(tiles[std::size_t(row)].size()); ++column)
+            p.drawImage(l.tileRect(row, column), tiles[std::size_t(row)][std::size_t(column)]);
+    if (layer >= 0 && layer < layers) {
+        QRectF outline = head >= 0 && head < heads ? l.tileRect(layer, head)
+                                                   : l.tileRect(layer, 0).united(l.tileRect(layer, heads - 1));
+        p.setPen(QPen(palette.color(QPalette::Highlight), 2.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(outline.adjusted(-1.5, -1.5, 1.5, 1.5));
+    }
+    p.restore();
+}
+
+void ModelGridView::rebuildImages()
+{
+    m_layers.clear();
+    if (m_trace)
+        m_layers = modelGridImages(*m_trace, m_causal, m_colorMap, palette().color(QPalette::Window), kMaxSide);
 }
 
 ModelGridLayout ModelGridView::layout() const
 {
-    ModelGridLayout l;
-    l.layers = layerCount();
-    l.heads = headCount();
-    l.bounds = QRectF(rect()).adjusted(4, 4, -4, -4);
-    const QFontMetrics fm = fontMetrics();
-    l.labelWidth = fm.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, l.layers - 1))) + 6;
-    l.labelHeight = fm.height() + 2;
-    return l;
+    return modelGridLayout(QRectF(rect()).adjusted(4, 4, -4, -4), layerCount(), headCount(), QFontMetricsF(font()));
 }
 
 void ModelGridView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
-    const ModelGridLayout l = layout();
-    if (l.layers == 0) {
+    if (layerCount() == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a text to see every layer and head"));
         return;
     }
-    const double side = l.tileSide();
-    p.setPen(palette().color(QPalette::Text));
-    // Labels only where they fit: a 24-layer grid in a small dock skips every other one.
-    const int every = std::max(1, int(std::ceil((fontMetrics().height() + 2) / (side + kGap))));
-    for (int layer = 0; layer < l.layers; layer += every) {
-        const QRectF t = l.tileRect(layer, 0);
-        p.drawText(QRectF(l.bounds.left(), t.top(), l.labelWidth - 4, side), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("L%1").arg(layer));
-    }
-    const int everyHead = std::max(1, int(std::ceil((fontMetrics().horizontalAdvance(QStringLiteral("H00")) + 2)
-                                                    / (side + kGap))));
-    for (int head = 0; head < l.heads; head += everyHead) {
-        const QRectF t = l.tileRect(0, head);
-        p.drawText(QRectF(t.left(), l.bounds.top(), side, l.labelHeight), Qt::AlignCenter,
-                   QStringLiteral("H%1").arg(head));
-    }
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells
-    for (int layer = 0; layer < l.layers; ++layer)
-        for (int head = 0; head < l.heads; ++head)
-            p.drawImage(l.tileRect(layer, head), thumbnail(layer, head));
-    if (m_layer >= 0 && m_layer < l.layers) {
-        QRectF outline = m_head >= 0 && m_head < l.heads
-            ? l.tileRect(m_layer, m_head)
-            : l.tileRect(m_layer, 0).united(l.tileRect(m_layer, l.heads - 1));
-        p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(outline.adjusted(-1.5, -1.5, 1.5, 1.5));
-    }
+    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette());
 }
 
 void ModelGridView::mousePressEvent(QMouseEvent *event)
