@@ -1,5 +1,7 @@
 #include "cliparse.h"
 
+#include "cliparseoptions.h"
+
 #include "attention.h"
 
 #include <QCommandLineParser>
@@ -10,34 +12,9 @@ namespace {
 
 using Kind = CommandLine::Kind;
 
-QCommandLineOption valueOption(const char *name, const char *help, const char *value,
-                               const QString &defaultValue = QString())
-{
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
-                              defaultValue);
-}
-
-QCommandLineOption flagOption(const char *name, const char *help)
-{
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help));
-}
-
-// Adds --help last (where the help text has always listed it) and parses.
-// False when the command stops here: a usage error or a --help request,
-// either recorded in `command`.
-bool parseOrStop(QCommandLineParser &parser, const QStringList &arguments, CommandLine *command)
-{
-    parser.addHelpOption();
-    if (!parser.parse(arguments)) {
-        command->error = parser.errorText();
-        return false;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        command->helpText = parser.helpText();
-        return false;
-    }
-    return true;
-}
+using cliparse::flagOption;
+using cliparse::parseOrStop;
+using cliparse::valueOption;
 
 // Checks the window's arguments before QApplication exists, because without a
 // display QApplication aborts and a typo would never get its one-line answer.

@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "commandoutput.h"
+
 #include "benchcommand.h"
 #include "cliparse.h"
 #include "modelcommands.h"
@@ -16,19 +18,6 @@
 #include <cstdio>
 
 namespace {
-
-// Every message is one line, even when it quotes a file name with a newline in it.
-int printError(const QString &message, int code)
-{
-    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
-    return code;
-}
-
-bool writeStdout(const QByteArray &bytes)
-{
-    return std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout) == std::size_t(bytes.size())
-        && std::fflush(stdout) == 0;
-}
 
 int runCompute(const ComputeArgs &args)
 {

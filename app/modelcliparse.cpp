@@ -4,6 +4,8 @@
 
 #include "cliparse.h"
 
+#include "cliparseoptions.h"
+
 #include "model/modelconfig.h"
 
 #include <QCommandLineParser>
@@ -14,25 +16,8 @@ namespace {
 
 using Kind = CommandLine::Kind;
 
-QCommandLineOption valueOption(const char *name, const char *help, const char *value)
-{
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value));
-}
-
-// As parseOrStop in cliparse.cpp: false when a usage error or --help ends the command here.
-bool parseOrStop(QCommandLineParser &parser, const QStringList &arguments, CommandLine *command)
-{
-    parser.addHelpOption();
-    if (!parser.parse(arguments)) {
-        command->error = parser.errorText();
-        return false;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        command->helpText = parser.helpText();
-        return false;
-    }
-    return true;
-}
+using cliparse::parseOrStop;
+using cliparse::valueOption;
 
 // The whole value must be a number in range: "--top 5x" is a typo, not 5.
 bool wholeNumber(const QCommandLineParser &parser, const QCommandLineOption &option, int low, int high, int *out,

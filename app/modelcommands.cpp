@@ -1,5 +1,7 @@
 #include "modelcommands.h"
 
+#include "commandoutput.h"
+
 #include "benchcommand.h"
 #include "benchtiming.h"
 #include "blasruntime.h"
@@ -20,18 +22,6 @@
 #include <cstdio>
 
 namespace {
-
-int printError(const QString &message, int code)
-{
-    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
-    return code;
-}
-
-bool writeStdout(const QByteArray &bytes)
-{
-    return std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout) == std::size_t(bytes.size())
-        && std::fflush(stdout) == 0;
-}
 
 // What the position limit is called in the family's config.json.
 QString positionsField(const attn::ModelConfig &config)

@@ -4,6 +4,8 @@
 
 #include "modelcommands.h"
 
+#include "commandoutput.h"
+
 #include "commandline.h"
 #include "exporter.h"
 #include "model/layerview.h"
@@ -14,12 +16,6 @@
 #include <QTextStream>
 
 namespace {
-
-int printError(const QString &message, int code)
-{
-    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
-    return code;
-}
 
 // As ModelDocument::rebuildSnapshot: the tokens' texts label both axes.
 SnapshotPtr layerSnapshot(const ModelRun &run, int layer)

@@ -1,5 +1,7 @@
 #include "traincommand.h"
 
+#include "commandoutput.h"
+
 #include "cliparse.h"
 #include "commandline.h"
 
@@ -23,12 +25,6 @@ extern "C" void onInterrupt(int) { g_interrupted.store(true); }
 // A text file larger than this is refused: character-level training samples
 // windows of it, and far less text than this already takes hours to learn.
 constexpr qint64 kMaxTextBytes = 256ll * 1024 * 1024;
-
-int fail(const QString &message, int code)
-{
-    QTextStream(stderr) << "attention-explorer: " << oneLine(message) << Qt::endl;
-    return code;
-}
 
 void printLine(const QJsonObject &o)
 {
@@ -101,10 +97,10 @@ int runTrain(const TrainArgs &args)
     QString error;
     std::optional<attn::TrainingTask> task = makeTask(args, kind, vocab, &error);
     if (!task)
-        return fail(error, ExitBadInput);
+        return printError(error, ExitBadInput);
     if (!(error = attn::Trainer::checkSettings(s, *task)).isEmpty()
         || !(error = attn::checkOutputFolder(args.output)).isEmpty())
-        return fail(error, ExitBadInput);
+        return printError(error, ExitBadInput);
 
     attn::Trainer trainer(std::move(*task), s);
     const double chance = trainer.task().chance();
@@ -123,11 +119,11 @@ int runTrain(const TrainArgs &args)
                                {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
                                {"loss", lastLoss},       {"accuracy", lastAccuracy}};
     if (!attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error))
-        return fail(error, ExitFailure);
+        return printError(error, ExitFailure);
     printLine(QJsonObject{{"steps", trainer.stepsDone()}, {"steps_per_second", outcome.stepsPerSecond},
                           {"loss", lastLoss}, {"accuracy", lastAccuracy}, {"stopped", outcome.stopped},
                           {"diverged", outcome.diverged}, {"output", args.output}});
     if (outcome.diverged)
-        return fail(outcome.message, ExitFailure);
+        return printError(outcome.message, ExitFailure);
     return ExitOk;
 }
