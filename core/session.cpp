@@ -6,7 +6,8 @@ bool Session::operator==(const Session &o) const
 {
     return sentence == o.sentence && tokens == o.tokens && embeddings.rows() == o.embeddings.rows()
         && embeddings.cols() == o.embeddings.cols() && embeddings == o.embeddings && query == o.query
-        && attention == o.attention && weights == o.weights && source == o.source;
+        && attention == o.attention && weights == o.weights && source == o.source
+        && model == o.model;
 }
 
 Session exampleSession()

@@ -23,6 +23,24 @@ struct SourceSequence
     }
 };
 
+// The trained model a session was saved with (the "model" object of a
+// session file): where it was, what its weights file was, and what was shown.
+struct ModelReference
+{
+    QString path;     // the folder as opened (plain folder, cache entry or snapshot)
+    QString identity; // fileIdentity() of its weights file when saved; empty: unknown
+    QString text;     // the text the model read
+    int layer = 0;
+    int head = 0;     // -1: the average of the layer's heads
+    int query = 0;
+
+    bool operator==(const ModelReference &o) const
+    {
+        return path == o.path && identity == o.identity && text == o.text && layer == o.layer && head == o.head
+            && query == o.query;
+    }
+};
+
 struct Session
 {
     QString sentence;
@@ -32,6 +50,10 @@ struct Session
     AttentionConfig attention;
     ProjectionWeights weights; // only the matrices fixed by the file; the rest come from the seed
     std::optional<SourceSequence> source;
+    // Set only in a session read from, or about to be written to, a file
+    // saved while a model was open; the hand-made fields above stay valid
+    // underneath, so readers that do not know "model" open those.
+    std::optional<ModelReference> model;
 
     int dModel() const { return int(embeddings.cols()); }
     int tokenCount() const { return int(tokens.size()); }

@@ -132,6 +132,35 @@ QStringList readTokens(const QJsonValue &v, const QString &path)
     return tokens;
 }
 
+// The model a session was saved with. Its sizes are not known until it is
+// loaded, so layer, head and query are only bounded here and clamped then.
+ModelReference readModelReference(const QJsonValue &v)
+{
+    const QJsonObject o = toObject(v, "model");
+    if (!o.contains("path"))
+        fail("model.path", QStringLiteral("missing"));
+    ModelReference m;
+    m.path = toString(o["path"], "model.path");
+    if (m.path.isEmpty())
+        fail("model.path", QStringLiteral("expected the model's folder, got an empty string"));
+    if (o.contains("identity")) {
+        m.identity = toString(o["identity"], "model.identity");
+        static const QRegularExpression form(QStringLiteral("^size:[0-9]+ sha256:[0-9a-f]{64}$"));
+        if (!form.match(m.identity).hasMatch())
+            fail("model.identity", QStringLiteral("expected \"size:N sha256:HEX\", got \"%1\"").arg(shown(m.identity)));
+    }
+    if (o.contains("text"))
+        m.text = toString(o["text"], "model.text");
+    constexpr int kMaxIndex = 1 << 20;
+    if (o.contains("layer"))
+        m.layer = toIntInRange(o["layer"], "model.layer", 0, kMaxIndex);
+    if (o.contains("head"))
+        m.head = toIntInRange(o["head"], "model.head", -1, kMaxIndex);
+    if (o.contains("query"))
+        m.query = toIntInRange(o["query"], "model.query", 0, kMaxIndex);
+    return m;
+}
+
 // A matrix as a list of rows. `rows` or `cols` of -1 means "any, but the same
 // for every row"; `rowsWhat`/`colsWhat` say in words what the sizes stand for.
 Eigen::MatrixXd readMatrix(const QJsonValue &v, const QString &path, int rows, const QString &rowsWhat, int cols,
@@ -285,6 +314,8 @@ Session readRoot(const QJsonObject &root)
                                     QStringLiteral("one per source token"), dModel, QStringLiteral("d_model"));
         s.source = std::move(seq);
     }
+    if (root.contains("model"))
+        s.model = readModelReference(root["model"]);
     return s;
 }
 

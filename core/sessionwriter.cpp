@@ -63,6 +63,17 @@ QByteArray sessionToJson(const Session &s)
         src["embeddings"] = matrixToJson(s.source->embeddings);
         root["source"] = src;
     }
+    if (s.model) {
+        QJsonObject m;
+        m["path"] = s.model->path;
+        if (!s.model->identity.isEmpty())
+            m["identity"] = s.model->identity;
+        m["text"] = s.model->text;
+        m["layer"] = s.model->layer;
+        m["head"] = s.model->head;
+        m["query"] = s.model->query;
+        root["model"] = m;
+    }
     return formatJson(root);
 }
 

@@ -9,8 +9,10 @@
 #include "tokenizer.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
+#include <utility>
 #include <QUndoCommand>
 
 namespace {
@@ -67,21 +69,35 @@ Document::Document(const attn::Session &start, QObject *parent)
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
-bool Document::openFile(const QString &path, QString *error)
+bool Document::openFile(const QString &path, QString *error, const QString &modelFolder)
 {
-    const std::optional<attn::Session> session = attn::readSession(path, error);
+    m_missingModel.clear();
+    std::optional<attn::Session> session = attn::readSession(path, error);
     if (!session)
         return false;
+    const std::optional<attn::ModelReference> reference = std::exchange(session->model, std::nullopt);
+    const QString folder = reference ? (modelFolder.isEmpty() ? reference->path : modelFolder) : QString();
+    if (reference && !QFileInfo(folder).isDir()) {
+        // Checked before anything changes: the open session stays as it was.
+        m_missingModel = folder;
+        *error = tr("%1: model.path: the model folder %2 is missing").arg(QFileInfo(path).fileName(), folder);
+        return false;
+    }
     m_model->close();
     resetSession(*session);
     m_filePath = path;
     emit filePathChanged(path);
+    if (reference)
+        m_model->restore(*reference, folder);
     return true;
 }
 
 bool Document::saveFile(const QString &path, QString *error)
 {
-    if (!attn::writeSession(path, m_session, error))
+    attn::Session saved = m_session;
+    if (m_model->isOpen())
+        saved.model = m_model->reference();
+    if (!attn::writeSession(path, saved, error))
         return false;
     m_undo.setClean();
     if (path != m_filePath) {

@@ -64,9 +64,16 @@ public:
     bool isModified() const { return !m_undo.isClean(); }
 
     // Opens a session file; on failure `error` gets the one-line reason and
-    // the open session stays exactly as it was.
-    bool openFile(const QString &path, QString *error);
-    // Saves atomically to `path` and makes it the document's file.
+    // the open session stays exactly as it was. A file saved with a model
+    // (its "model" object) opens its hand-made session, then the model from
+    // `modelFolder` if given, else from the path the file names, on a worker
+    // (model()->opened() or openFailed() follows). When that folder does not
+    // exist, nothing is opened and missingModelFolder() names it.
+    bool openFile(const QString &path, QString *error, const QString &modelFolder = QString());
+    // The model folder the last openFile() could not find; empty otherwise.
+    QString missingModelFolder() const { return m_missingModel; }
+    // Saves atomically to `path` and makes it the document's file. With a
+    // model open, the file also records it (model()->reference()).
     bool saveFile(const QString &path, QString *error);
     // A fresh session, on the running example unless another is given (Examples menu).
     void newSession(const attn::Session &start);
@@ -134,6 +141,7 @@ private:
     quint64 m_workerGeneration = 0; // the change the running worker computes
     bool m_workerStale = false;     // a change came while it ran: run again when it ends
     QString m_filePath;
+    QString m_missingModel;
     QUndoStack m_undo;
     ModelDocument *m_model = nullptr;
 };

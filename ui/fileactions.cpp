@@ -85,7 +85,16 @@ bool FileActions::openPath(const QString &path)
     QString error;
     if (!m_document->openFile(path, &error)) {
         showError(error);
-        return false;
+        if (m_document->missingModelFolder().isEmpty() || !m_interactive)
+            return false;
+        // The session names a model that is not where it was: let the user point to it.
+        const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Locate the session's model"),
+                                                                 QFileInfo(m_document->missingModelFolder()).path());
+        if (folder.isEmpty() || !m_document->openFile(path, &error, folder)) {
+            if (!folder.isEmpty())
+                showError(error);
+            return false;
+        }
     }
     addRecent(path);
     return true;

@@ -168,8 +168,10 @@ void ModelActions::onOpened()
     m_gridTrace = nullptr;
     m_grid->setTrace(nullptr, m_model->config()->causal);
     applyToWindow();
-    m_window->selectHead(0);
-    m_model->setHead(0);
+    // A session restores its text, layer and head; Open Model starts on head 0 of layer 0.
+    if (m_window->sentenceEdit()->text() != m_model->text())
+        m_window->sentenceEdit()->setText(m_model->text());
+    m_window->selectHead(m_model->head());
     onLayer(m_model->layer());
     updateGuesses();
     m_window->statusBar()->showMessage(tr("Opened %1 (%2, %3 layers × %4 heads)")

@@ -1,5 +1,6 @@
 #include "modeldocument.h"
 
+#include "io/fileidentity.h"
 #include "io/modelfolder.h"
 #include "model/layerview.h"
 #include "model/modelloader.h"
@@ -8,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <utility>
 
 namespace {
 
@@ -31,6 +34,7 @@ struct ModelDocument::Loaded
     attn::TokenizerPtr tokenizer;
     QString error;
     QString warning;
+    QString identity;
 };
 
 struct ModelDocument::Computed
@@ -82,6 +86,9 @@ void ModelDocument::open(const QString &path)
         if (loaded->tokenizer->vocabSize() > model->config.vocab)
             loaded->warning = QObject::tr("the tokenizer has %1 tokens, the model only %2: texts with the others are refused")
                                   .arg(loaded->tokenizer->vocabSize()).arg(model->config.vocab);
+        // Read once here so that Save need not touch the weights file.
+        QString ignored;
+        loaded->identity = attn::fileIdentity(files->weights, &ignored);
         loaded->model = std::move(model);
         return loaded;
     }));
@@ -92,6 +99,7 @@ void ModelDocument::onOpenFinished()
     const std::shared_ptr<Loaded> loaded = m_openWatcher->result();
     m_opening = false;
     emit busyChanged(m_computing);
+    const std::optional<attn::ModelReference> restore = std::exchange(m_restore, std::nullopt);
     if (!loaded->model) {
         // The model already open (or the hand-made session) stays as it was.
         emit openFailed(loaded->error);
@@ -101,17 +109,49 @@ void ModelDocument::onOpenFinished()
     m_tokenizer = loaded->tokenizer;
     m_folder = m_pendingFolder;
     m_name = displayName(m_folder);
+    m_identity = loaded->identity;
     m_layer = 0;
     m_head = 0;
+    m_restoreQuery = -1;
+    if (restore) {
+        m_layer = std::clamp(restore->layer, 0, m_model->config.layers - 1);
+        m_head = std::clamp(restore->head, m_model->config.heads > 1 ? -1 : 0, m_model->config.heads - 1);
+        m_restoreQuery = restore->query;
+    }
     m_trace.reset();
     m_tokens.clear();
     rebuildSnapshot();
     emit opened();
     if (!loaded->warning.isEmpty())
         emit notice(loaded->warning);
+    if (restore && !restore->identity.isEmpty() && restore->identity != m_identity)
+        emit notice(tr("The model file changed since the session was saved"));
     emit layerChanged(m_layer);
     emit headChanged(m_head);
     startCompute();
+}
+
+void ModelDocument::restore(const attn::ModelReference &reference, const QString &folder)
+{
+    if (m_opening) {
+        emit notice(tr("A model is already being opened"));
+        return;
+    }
+    m_text = reference.text;
+    open(folder);
+    m_restore = reference;
+}
+
+attn::ModelReference ModelDocument::reference() const
+{
+    attn::ModelReference r;
+    r.path = QFileInfo(m_folder).absoluteFilePath();
+    r.identity = m_identity;
+    r.text = m_text;
+    r.layer = m_layer;
+    r.head = m_head;
+    r.query = m_query;
+    return r;
 }
 
 void ModelDocument::close()
@@ -125,6 +165,8 @@ void ModelDocument::close()
     m_tokens.clear();
     m_name.clear();
     m_folder.clear();
+    m_identity.clear();
+    m_restoreQuery = -1;
     m_snapshot = std::make_shared<AttentionSnapshot>();
     emit closed();
 }
@@ -195,6 +237,8 @@ void ModelDocument::onComputeFinished()
     if (m_runGeneration == m_generation && m_model) {
         m_tokens = out->tokens;
         m_trace = out->trace;
+        if (m_restoreQuery >= 0)
+            m_query = std::exchange(m_restoreQuery, -1);
         m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
         rebuildSnapshot();
         auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);

@@ -4,6 +4,7 @@
 // show. Opening and computing run on worker threads; the latest text wins.
 
 #include "model/forward.h"
+#include "session.h"
 #include "snapshot.h"
 #include "tokenizers/tokenizerloader.h"
 
@@ -35,6 +36,16 @@ public:
     // failure openFailed() gives one line and nothing changes.
     void open(const QString &path);
     void close();
+
+    // Opens `folder` (the reference's path, or where the user found it) as
+    // open() does, then shows the reference's text, layer, head and query
+    // (clamped to the model). When the weights file's identity differs from
+    // the reference's, notice() says that the model file changed.
+    void restore(const attn::ModelReference &reference, const QString &folder);
+    // What a session file records of the open model (path made absolute).
+    attn::ModelReference reference() const;
+    // fileIdentity() of the open model's weights file; empty if it could not be read.
+    QString identity() const { return m_identity; }
 
     // Tokenizes and runs the model on a worker thread; a newer text makes the
     // result of an older one be dropped.
@@ -84,7 +95,9 @@ private:
 
     attn::SharedModelParameters m_model;
     attn::TokenizerPtr m_tokenizer;
-    QString m_name, m_folder, m_pendingFolder, m_text;
+    QString m_name, m_folder, m_pendingFolder, m_text, m_identity;
+    std::optional<attn::ModelReference> m_restore; // applied when the open ends
+    int m_restoreQuery = -1;                       // applied when the first run ends
     std::vector<attn::ModelToken> m_tokens;
     std::shared_ptr<const attn::ModelTrace> m_trace;
     SnapshotPtr m_snapshot;
