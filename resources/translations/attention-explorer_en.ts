@@ -180,6 +180,10 @@
         <source>not enough memory to compute this session</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: model.path: the model folder %2 is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EmbeddingEditor</name>
@@ -454,6 +458,10 @@
     </message>
     <message>
         <source>New from E&amp;xample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locate the session&apos;s model</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1117,6 +1125,10 @@ Token labels and numbers appear as the cells grow.</source>
     </message>
     <message>
         <source>[MASK] at position %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model file changed since the session was saved</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
