@@ -86,6 +86,14 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     onQueryChanged(m_document->query());
 }
 
+MainWindow::~MainWindow()
+{
+    // The docks are hidden while QWidget's destructor takes them down, after
+    // this object's own members are gone: their signals must not reach it then.
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        dock->disconnect(this);
+}
+
 QWidget *MainWindow::buildTopBar()
 {
     auto *bar = new QWidget;

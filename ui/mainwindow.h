@@ -31,6 +31,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     explicit MainWindow(Document *document, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     // The views, for tests and export.
     QLineEdit *sentenceEdit() const { return m_sentence; }
