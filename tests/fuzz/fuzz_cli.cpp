@@ -52,6 +52,8 @@ bool commandIsValid(const CommandLine &c, const QStringList &arguments)
         return !c.tokenize.model.isEmpty() && arguments.join(QChar(0)).contains(c.tokenize.model);
     case Kind::ModelCompute:
         return !c.modelCompute.model.isEmpty() && within(c.modelCompute.top, 1, kMaxTopPredictions);
+    case Kind::ModelExport:
+        return !c.modelExport.model.isEmpty() && !c.modelExport.output.isEmpty() && c.modelExport.head >= -1;
     case Kind::ModelBench:
         return !c.modelBench.model.isEmpty() && within(c.modelBench.repeat, 1, 1000)
             && (!c.modelBench.tokens || *c.modelBench.tokens >= 1);
