@@ -52,8 +52,12 @@ private:
 Document::Document(QObject *parent) : Document(attn::runningExample(), parent) {}
 
 Document::Document(const attn::Session &start, QObject *parent)
-    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_model(new ModelDocument(this))
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_model(new ModelDocument(&m_selection, this))
 {
+    // Connected first, so the selection is in step before any view hears of a change.
+    connect(this, &Document::sessionChanged, this, &Document::syncSelection);
+    connect(this, &Document::queryChanged, this, &Document::syncSelection);
+    connect(m_model, &ModelDocument::opened, this, &Document::syncSelection);
     connect(m_model, &ModelDocument::resultChanged, this, &Document::resultChanged);
     connect(m_model, &ModelDocument::queryChanged, this, &Document::queryChanged);
     connect(m_model, &ModelDocument::notice, this, &Document::notice);
@@ -342,23 +346,16 @@ void Document::onWorkerFinished()
     emit computingChanged(false);
 }
 
+void Document::syncSelection()
+{
+    if (m_model->isOpen())
+        m_selection.setShape(m_model->config()->layers, m_model->config()->heads);
+    else
+        m_selection.setShape(1, m_session.attention.heads);
+    m_selection.followQuery(query());
+}
+
 SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precision precision)
 {
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    // Every view names tokens the same way: a repeated word with its position.
-    snapshot->rowTokens = attn::tokenLabels(session.tokens);
-    snapshot->columnTokens = session.source ? attn::tokenLabels(session.source->tokens) : snapshot->rowTokens;
-    snapshot->embeddings = session.embeddings;
-    QElapsedTimer timer;
-    timer.start();
-    try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision));
-    } catch (const attn::InputError &e) {
-        // No stale numbers on screen: the views show the problem instead.
-        snapshot->error = QString::fromStdString(e.what());
-    } catch (const std::bad_alloc &) {
-        snapshot->error = tr("not enough memory to compute this session");
-    }
-    snapshot->milliseconds = timer.nsecsElapsed() / 1e6;
-    return snapshot;
+    return makeSnapshot(session, precision);
 }

@@ -1,6 +1,6 @@
 #include "contributionpainter.h"
 
-#include "barcolumnsview.h"
+#include "palettecolors.h"
 #include "lessons.h"
 #include "notation.h"
 

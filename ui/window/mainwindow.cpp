@@ -51,7 +51,8 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     m_fileActions = new FileActions(document, this);
     m_exportActions = new ExportActions(document, this);
     m_modelActions = new ModelActions(document, this);
-    m_exportActions->setStateProvider([this] { return ExportViewState{m_head, m_showScores, m_colorMap}; });
+    m_exportActions->setStateProvider([this] { return ExportViewState{m_document->selection()->head().fileIndex(), m_document->selection()->showScores(),
+                               m_document->selection()->colorMap()}; });
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -81,6 +82,9 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     setTabOrder(m_chips, m_heatmap);
     setTabOrder(m_heatmap, m_options->modeBox());
     restoreSettings();
+    // The views start as the selection is (settings equal to its defaults sent no signal).
+    showScoresOrWeights(m_document->selection()->showScores());
+    showColorMap(m_document->selection()->colorMap());
     onSessionChanged();
     onResultChanged();
     onQueryChanged(m_document->query());
@@ -262,7 +266,7 @@ void MainWindow::buildMenus()
         auto *dialog = findChild<MistakesDialog *>();
         if (!dialog)
             dialog = new MistakesDialog(m_document, this);
-        dialog->setHead(std::max(m_head, 0));
+        dialog->setHead(m_document->selection()->head().headOr(0));
         dialog->show();
         dialog->raise();
         dialog->activateWindow();
@@ -271,7 +275,7 @@ void MainWindow::buildMenus()
         auto *dialog = findChild<PracticeDialog *>();
         if (!dialog)
             dialog = new PracticeDialog(m_document, this);
-        dialog->setHead(std::max(m_head, 0));
+        dialog->setHead(m_document->selection()->head().headOr(0));
         dialog->show();
         dialog->raise();
         dialog->activateWindow();
@@ -320,7 +324,12 @@ void MainWindow::connectDocument()
         });
     }
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
-    connect(m_document, &Document::queryChanged, this, &MainWindow::onQueryChanged);
+    // The document says when; the selection says which query (the session's or the model's).
+    connect(m_document, &Document::queryChanged, this, [this] { onQueryChanged(m_document->selection()->query()); });
+    ViewSelection *selection = m_document->selection();
+    connect(selection, &ViewSelection::headChanged, this, &MainWindow::showHead);
+    connect(selection, &ViewSelection::showScoresChanged, this, &MainWindow::showScoresOrWeights);
+    connect(selection, &ViewSelection::colorMapChanged, this, &MainWindow::showColorMap);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_document, &Document::computingChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
@@ -375,9 +384,7 @@ void MainWindow::onSessionChanged()
         if (s.attention.heads > 1)
             m_headBox->addItem(tr("average of %1").arg(s.attention.heads), -1);
     }
-    if (m_head >= s.attention.heads)
-        m_head = 0;
-    selectHead(m_head);
+    showHead(m_document->selection()->head()); // the list may be new; the selection already fits it
 }
 
 bool MainWindow::sentencePending() const { return m_sentenceTimer->isActive(); }
@@ -406,34 +413,45 @@ void MainWindow::onResultChanged()
     updateStatus();
 }
 
+int MainWindow::selectedHead() const { return m_document->selection()->head().fileIndex(); }
+
 void MainWindow::selectHead(int head)
 {
-    m_head = head;
+    ViewSelection *selection = m_document->selection();
+    selection->setHead(HeadRef::fromFileIndex(selection->layer(), head));
+}
+
+void MainWindow::setShowScores(bool scores) { m_document->selection()->setShowScores(scores); }
+
+void MainWindow::setColorMap(ColorMap map) { m_document->selection()->setColorMap(map); }
+
+void MainWindow::showHead(const HeadRef &ref)
+{
+    const int head = ref.fileIndex();
     m_heatmap->setHead(head);
     m_headsGrid->setSelectedHead(head);
-    // The pipeline follows one real head; for the average it shows head 1.
-    m_pipeline->setHead(std::max(head, 0));
-    m_walkthrough->setHead(std::max(head, 0));
-    m_cross->setHead(std::max(head, 0));
+    // The views that follow one real head show head 0 for the average.
+    const int one = ref.headOr(0);
+    m_pipeline->setHead(one);
+    m_walkthrough->setHead(one);
+    m_cross->setHead(one);
     if (auto *mistakes = findChild<MistakesDialog *>())
-        mistakes->setHead(std::max(head, 0));
+        mistakes->setHead(one);
     if (auto *practice = findChild<PracticeDialog *>())
-        practice->setHead(std::max(head, 0));
+        practice->setHead(one);
     const QSignalBlocker block(m_headBox);
     m_headBox->setCurrentIndex(std::max(0, m_headBox->findData(head)));
 }
 
-void MainWindow::setShowScores(bool scores)
+void MainWindow::showScoresOrWeights(bool scores)
 {
-    m_showScores = scores;
     m_heatmap->setShowScores(scores);
     m_headsGrid->setShowScores(scores);
     m_matrixGroup->button(scores ? 1 : 0)->setChecked(true);
 }
 
-void MainWindow::setColorMap(ColorMap map)
+void MainWindow::showColorMap(ColorMap map)
 {
-    m_colorMap = map;
     m_heatmap->setColorMap(map);
     m_headsGrid->setColorMap(map);
     m_options->setColorMap(map);
@@ -483,8 +501,8 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("view/showScores"), m_showScores);
-    settings.setValue(QStringLiteral("view/colorMap"), colorMapName(m_colorMap));
+    settings.setValue(QStringLiteral("view/showScores"), m_document->selection()->showScores());
+    settings.setValue(QStringLiteral("view/colorMap"), colorMapName(m_document->selection()->colorMap()));
     m_heatmap->colorScale().save(settings);
     settings.setValue(QStringLiteral("editor/range"), m_editor->sliderRange());
 }

@@ -38,15 +38,14 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     connect(m_model, &ModelDocument::resultChanged, this, &ModelActions::onResult);
     connect(m_model, &ModelDocument::layerChanged, this, &ModelActions::onLayer);
     connect(m_model, &ModelDocument::headChanged, this, [this](int head) { m_grid->setSelected(m_model->layer(), head); });
+    // The tile picks layer and head at once: one change of the selection.
     connect(m_model, &ModelDocument::openFailed, this, [this](const QString &message) {
         m_lastError = tr("Cannot open the model: %1").arg(message);
         m_window->statusBar()->showMessage(m_lastError, 15000);
         emit errorOccurred(m_lastError);
     });
     connect(m_grid, &ModelGridView::tileSelected, this, [this](int layer, int head) {
-        m_model->setLayer(layer);
-        m_window->selectHead(head);
-        m_model->setHead(head);
+        m_document->selection()->setHead(HeadRef::one(layer, head));
     });
 }
 
@@ -64,7 +63,7 @@ void ModelActions::addLayerControls(QHBoxLayout *tools)
     tools->addSpacing(8);
     m_layerLabel->hide();
     m_layerBox->hide();
-    connect(m_layerBox, qOverload<int>(&QComboBox::activated), m_model, &ModelDocument::setLayer);
+    connect(m_layerBox, qOverload<int>(&QComboBox::activated), m_document->selection(), &ViewSelection::setLayer);
 }
 
 void ModelActions::populateMenu(QMenu *file)
@@ -90,10 +89,6 @@ void ModelActions::populateMenu(QMenu *file)
     connect(m_model, &ModelDocument::opened, close, [close] { close->setEnabled(true); });
     connect(m_model, &ModelDocument::closed, close, [close] { close->setEnabled(false); });
 
-    connect(m_window->headBox(), qOverload<int>(&QComboBox::activated), this, [this](int index) {
-        if (m_model->isOpen())
-            m_model->setHead(m_window->headBox()->itemData(index).toInt());
-    });
 
     m_nextDock = new QDockWidget(tr("Next token"), m_window);
     m_nextDock->setObjectName(QStringLiteral("nexttoken"));
@@ -151,6 +146,7 @@ bool ModelActions::applyToWindow()
             box->addItem(tr("%1 of %2").arg(h).arg(heads), h);
         if (heads > 1)
             box->addItem(tr("average of %1").arg(heads), -1);
+        m_window->showHead(m_document->selection()->head());
     }
     return true;
 }
@@ -171,7 +167,6 @@ void ModelActions::onOpened()
     // A session restores its text, layer and head; Open Model starts on head 0 of layer 0.
     if (m_window->sentenceEdit()->text() != m_model->text())
         m_window->sentenceEdit()->setText(m_model->text());
-    m_window->selectHead(m_model->head());
     onLayer(m_model->layer());
     updateGuesses();
     m_window->statusBar()->showMessage(tr("Opened %1 (%2, %3 layers × %4 heads)")

@@ -52,7 +52,3 @@ private:
     QStringList m_between;
     QString m_message;
 };
-
-// Text and bar colours that work on light and dark palettes.
-QColor barColor(const QPalette &palette);
-QColor faintTextColor(const QPalette &palette);

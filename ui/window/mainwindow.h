@@ -1,8 +1,9 @@
 #pragma once
-// The main window: lays out the views and wires them to the document.
-// It holds no attention state of its own.
+// The main window: lays out the views and wires them to the document and
+// its selection (what the views show). It holds no attention state of its own.
 
 #include "colormap.h"
+#include "headref.h"
 
 #include <QMainWindow>
 
@@ -44,7 +45,8 @@ public:
     BarChartView *barChart() const { return m_barChart; }
     WalkthroughPanel *walkthrough() const { return m_walkthrough; }
     CrossAttentionPanel *crossAttention() const { return m_cross; }
-    int selectedHead() const { return m_head; }
+    // The selection's head as files number it (-1: the average).
+    int selectedHead() const;
     // True while the walkthrough's tab is the one on screen.
     bool walkthroughOnScreen() const { return m_walkthroughOnScreen; }
     QComboBox *headBox() const { return m_headBox; }
@@ -62,9 +64,12 @@ public:
     QSize firstSize() const;
 
 public slots:
-    void selectHead(int head);
+    // Requests to the document's selection; the views follow its signals.
+    void selectHead(int head); // of the shown layer; -1: its average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    // Puts `head` on every view and in the head list (after the list was rebuilt).
+    void showHead(const HeadRef &head);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -82,15 +87,14 @@ private:
     void onQueryChanged(int query);
     void onResultChanged();
     void updateStatus();
+    void showScoresOrWeights(bool scores);
+    void showColorMap(ColorMap map);
     void keepTabTitlesWhole();
     void showWalkthroughHighlight();
     void restoreSettings();
     void saveSettings() const;
 
     Document *m_document;
-    int m_head = 0;
-    bool m_showScores = false;
-    ColorMap m_colorMap = ColorMap::Viridis;
 
     QLineEdit *m_sentence = nullptr;
     QTimer *m_sentenceTimer = nullptr;

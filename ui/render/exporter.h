@@ -59,7 +59,7 @@ struct ExportOptions
     // own background; cells, bars, text and masked cells stay opaque.
     bool transparent = false;
     // A model's export: the heads view draws every layer's heads, as the
-    // window's layers × heads grid (modelgridview.h), with layer modelLayer
+    // window's layers × heads grid (modelgridpainter.h), with layer modelLayer
     // and `head` outlined; the dashboard keeps the snapshot's own heads.
     std::shared_ptr<const attn::ModelTrace> modelTrace;
     bool modelCausal = false;

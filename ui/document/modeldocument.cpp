@@ -46,13 +46,14 @@ struct ModelDocument::Computed
     double milliseconds = 0;
 };
 
-ModelDocument::ModelDocument(QObject *parent)
-    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()),
+ModelDocument::ModelDocument(ViewSelection *selection, QObject *parent)
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_selection(selection),
       m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this)),
       m_computeWatcher(new QFutureWatcher<std::shared_ptr<Computed>>(this))
 {
     connect(m_openWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onOpenFinished);
     connect(m_computeWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onComputeFinished);
+    connect(m_selection, &ViewSelection::headChanged, this, &ModelDocument::onSelectionChanged);
 }
 
 ModelDocument::~ModelDocument()
@@ -110,24 +111,25 @@ void ModelDocument::onOpenFinished()
     m_folder = m_pendingFolder;
     m_name = displayName(m_folder);
     m_identity = loaded->identity;
-    m_layer = 0;
-    m_head = 0;
     m_restoreQuery = -1;
-    if (restore) {
-        m_layer = std::clamp(restore->layer, 0, m_model->config.layers - 1);
-        m_head = std::clamp(restore->head, m_model->config.heads > 1 ? -1 : 0, m_model->config.heads - 1);
-        m_restoreQuery = restore->query;
-    }
     m_trace.reset();
     m_tokens.clear();
+    // Open Model starts on head 0 of layer 0; a session restores its own (clamped to this model).
+    HeadRef start;
+    if (restore) {
+        const int layer = std::clamp(restore->layer, 0, m_model->config.layers - 1);
+        const int head = std::clamp(restore->head, m_model->config.heads > 1 ? -1 : 0, m_model->config.heads - 1);
+        start = HeadRef::fromFileIndex(layer, head);
+        m_restoreQuery = restore->query;
+    }
+    m_selection->setShape(m_model->config.layers, m_model->config.heads);
+    m_selection->setHead(start);
     rebuildSnapshot();
     emit opened();
     if (!loaded->warning.isEmpty())
         emit notice(loaded->warning);
     if (restore && !restore->identity.isEmpty() && restore->identity != m_identity)
         emit notice(tr("The model file changed since the session was saved"));
-    emit layerChanged(m_layer);
-    emit headChanged(m_head);
     startCompute();
 }
 
@@ -148,8 +150,8 @@ attn::ModelReference ModelDocument::reference() const
     r.path = QFileInfo(m_folder).absoluteFilePath();
     r.identity = m_identity;
     r.text = m_text;
-    r.layer = m_layer;
-    r.head = m_head;
+    r.layer = layer();
+    r.head = head();
     r.query = m_query;
     return r;
 }
@@ -262,20 +264,26 @@ void ModelDocument::onComputeFinished()
 
 void ModelDocument::setLayer(int layer)
 {
-    if (!m_model || layer < 0 || layer >= m_model->config.layers || layer == m_layer)
-        return;
-    m_layer = layer;
-    rebuildSnapshot();
-    emit layerChanged(layer);
-    emit resultChanged();
+    if (m_model)
+        m_selection->setLayer(layer);
 }
 
 void ModelDocument::setHead(int head)
 {
-    if (!m_model || head < -1 || head >= m_model->config.heads || head == m_head)
-        return;
-    m_head = head;
-    emit headChanged(head);
+    if (m_model)
+        m_selection->setHead(HeadRef::fromFileIndex(layer(), head));
+}
+
+void ModelDocument::onSelectionChanged()
+{
+    if (!m_model)
+        return; // the hand-made session's head: nothing of the model's changes
+    if (layer() != m_snapshotLayer) {
+        rebuildSnapshot();
+        emit layerChanged(layer());
+        emit resultChanged();
+    }
+    emit headChanged(head());
 }
 
 void ModelDocument::setQuery(int query)
@@ -295,8 +303,9 @@ void ModelDocument::rebuildSnapshot()
         texts << t.text;
     snapshot->rowTokens = attn::tokenLabels(texts);
     snapshot->columnTokens = snapshot->rowTokens;
+    m_snapshotLayer = layer();
     if (m_model && m_trace) {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::layerAttention(*m_model, m_trace, m_layer));
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::layerAttention(*m_model, m_trace, layer()));
         // The bars compare what enters the layer with what its attention adds.
         snapshot->embeddings = snapshot->result->inputs;
     } else if (m_model) {

@@ -6,7 +6,7 @@
 #include "barchartpainter.h"
 #include "exportheads.h"
 #include "heatmappainter.h"
-#include "modelgridview.h"
+#include "modelgridpainter.h"
 #include "pipelinepainter.h"
 
 #include <QCoreApplication>
@@ -69,7 +69,7 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
         p.fillRect(rect, o.palette.color(QPalette::Base));
     if (o.modelTrace && !outline) {
         paintModelGrid(p, rect, modelGridImages(*o.modelTrace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window),
-                                                ModelGridView::kMaxSide), o.modelLayer, o.head, o.palette);
+                                                kModelGridMaxSide), o.modelLayer, o.head, o.palette);
         return;
     }
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);

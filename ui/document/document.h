@@ -5,6 +5,7 @@
 #include "attention.h"
 #include "session.h"
 #include "snapshot.h"
+#include "viewselection.h"
 
 #include <QObject>
 #include <QString>
@@ -56,6 +57,12 @@ public:
     // session stays as it was underneath. New, Open and a restore close it.
     // setSentence() and setQuery() go to it while it is open.
     ModelDocument *model() const { return m_model; }
+
+    // What the views show (query, layer, head, weights or scores, colour
+    // map). The document keeps its shape and query in step with the session
+    // or the open model; views read it and ask it for head and layer changes.
+    ViewSelection *selection() { return &m_selection; }
+    const ViewSelection *selection() const { return &m_selection; }
 
     QUndoStack *undoStack() { return &m_undo; }
 
@@ -130,8 +137,11 @@ private:
     bool recompute();
     void startWorker();
     void onWorkerFinished();
+    // Gives the selection the shape and query of what is shown (the model's while one is open).
+    void syncSelection();
 
     attn::Session m_session;
+    ViewSelection m_selection; // before m_model, which follows it
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
     double m_syncFlops = kSyncFlops;

@@ -1,7 +1,6 @@
 #include "exporter.h"
 
 #include "csvexport.h"
-#include "document.h"
 #include "heatmappainter.h"
 #include "resultio.h"
 #include "sessionio.h"
@@ -230,7 +229,7 @@ QFont defaultExportFont()
 
 SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision)
 {
-    return Document::computeSnapshot(session, precision);
+    return makeSnapshot(session, precision);
 }
 
 QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)

@@ -3,6 +3,7 @@
 // Shared by pointer, so handing it to every view (or a worker thread) is cheap.
 
 #include "attention.h"
+#include "session.h"
 
 #include <Eigen/Dense>
 #include <QString>
@@ -23,3 +24,7 @@ struct AttentionSnapshot
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
+
+// Runs the core on `session` and names its tokens as every view does. Never
+// throws: a session that cannot be computed gives a snapshot whose error says why.
+SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision = attn::Precision::Auto);

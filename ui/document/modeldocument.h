@@ -6,6 +6,7 @@
 #include "model/forward.h"
 #include "session.h"
 #include "snapshot.h"
+#include "viewselection.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QFutureWatcher>
@@ -17,7 +18,9 @@ class ModelDocument : public QObject
 {
     Q_OBJECT
 public:
-    explicit ModelDocument(QObject *parent = nullptr);
+    // Layer and head live in `selection` (the document's): the model reads
+    // them for its snapshot and writes the ones a session restores.
+    explicit ModelDocument(ViewSelection *selection, QObject *parent = nullptr);
     ~ModelDocument() override;
 
     bool isOpen() const { return bool(m_model); }
@@ -55,8 +58,9 @@ public:
     const std::vector<attn::ModelToken> &tokens() const { return m_tokens; }
     std::shared_ptr<const attn::ModelTrace> trace() const { return m_trace; }
 
-    int layer() const { return m_layer; }
-    int head() const { return m_head; } // -1: the average of the layer's heads
+    // The selection's layer and head, as files number them (head -1: the average).
+    int layer() const { return m_selection->layer(); }
+    int head() const { return m_selection->head().fileIndex(); }
     int query() const { return m_query; }
     void setLayer(int layer);
     void setHead(int head);
@@ -92,6 +96,7 @@ private:
     void onOpenFinished();
     void onComputeFinished();
     void rebuildSnapshot();
+    void onSelectionChanged();
 
     attn::SharedModelParameters m_model;
     attn::TokenizerPtr m_tokenizer;
@@ -101,7 +106,9 @@ private:
     std::vector<attn::ModelToken> m_tokens;
     std::shared_ptr<const attn::ModelTrace> m_trace;
     SnapshotPtr m_snapshot;
-    int m_layer = 0, m_head = 0, m_query = 0;
+    ViewSelection *m_selection;
+    int m_snapshotLayer = 0; // the layer m_snapshot shows
+    int m_query = 0;
 
     QFutureWatcher<std::shared_ptr<Loaded>> *m_openWatcher;
     QFutureWatcher<std::shared_ptr<Computed>> *m_computeWatcher;

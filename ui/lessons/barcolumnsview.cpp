@@ -1,4 +1,5 @@
 #include "barcolumnsview.h"
+#include "palettecolors.h"
 
 #include "notation.h"
 
@@ -10,27 +11,9 @@
 
 namespace {
 
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
 constexpr double kArrowWidth = 64.0;
 
 } // namespace
-
-QColor barColor(const QPalette &palette)
-{
-    // Okabe-Ito blue, lighter on a dark base so it keeps its contrast.
-    const bool dark = palette.color(QPalette::Base).lightness() < 128;
-    return dark ? QColor(0x56, 0xB4, 0xE9) : QColor(0x00, 0x72, 0xB2);
-}
-
-QColor faintTextColor(const QPalette &palette)
-{
-    return mix(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.4);
-}
 
 BarColumnsView::BarColumnsView(QWidget *parent) : QWidget(parent)
 {
@@ -147,7 +130,7 @@ void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, con
     const double barsTop = rect.top() + titleHeight + 8;
     double y = barsTop;
     const QColor bar = barColor(palette);
-    const QColor track = mix(text, palette.color(QPalette::Base), 0.9);
+    const QColor track = mixColors(text, palette.color(QPalette::Base), 0.9);
     for (std::size_t i = 0; i < column.values.size(); ++i, y += line) {
         if (y + line > rect.bottom() - line) {
             painter.setPen(faintTextColor(palette));

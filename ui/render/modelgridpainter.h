@@ -1,0 +1,42 @@
+#pragma once
+// The layers × heads grid of a model as pictures: where its tiles go, one
+// thumbnail per head, and the painting the window and the export share.
+
+#include "colormap.h"
+#include "model/forward.h"
+
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPainter>
+#include <QPalette>
+#include <QRectF>
+#include <vector>
+
+// Thumbnails keep at most this many cells a side (one pixel each).
+constexpr int kModelGridMaxSide = 128;
+
+// Where the labels and the square tiles go in a rectangle; plain maths, for tests.
+struct ModelGridLayout
+{
+    int layers = 0, heads = 0;
+    QRectF bounds;
+    double labelWidth = 0, labelHeight = 0;
+
+    double tileSide() const;                 // the square tiles' side, gaps excluded
+    QRectF tileRect(int layer, int head) const;
+    bool tileAt(const QPointF &pos, int *layer, int *head) const; // false between tiles
+};
+
+// The grid's layout in `bounds` for labels drawn with `metrics`.
+ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics);
+
+// One thumbnail per head, layers outer: one pixel per cell, up to `maxSide`
+// cells a side; cells a causal mask hides take `masked`.
+std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
+                                                 const QColor &masked, int maxSide);
+
+// Paints the grid as the view shows it (labels, tiles, the selected tile or,
+// for head -1, the selected layer's row outlined) into `bounds` of any painter:
+// the window and the export share it. The background is the caller's.
+void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
+                    int head, const QPalette &palette);

@@ -1,0 +1,28 @@
+#include "snapshot.h"
+
+#include "notation.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <new>
+
+SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision)
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    // Every view names tokens the same way: a repeated word with its position.
+    snapshot->rowTokens = attn::tokenLabels(session.tokens);
+    snapshot->columnTokens = session.source ? attn::tokenLabels(session.source->tokens) : snapshot->rowTokens;
+    snapshot->embeddings = session.embeddings;
+    QElapsedTimer timer;
+    timer.start();
+    try {
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision));
+    } catch (const attn::InputError &e) {
+        // No stale numbers on screen: the views show the problem instead.
+        snapshot->error = QString::fromStdString(e.what());
+    } catch (const std::bad_alloc &) {
+        snapshot->error = QCoreApplication::translate("Document", "not enough memory to compute this session");
+    }
+    snapshot->milliseconds = timer.nsecsElapsed() / 1e6;
+    return snapshot;
+}

@@ -1,0 +1,67 @@
+#include "modelgridview.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
+{
+    setAccessibleName(tr("All layers and heads"));
+    setToolTip(tr("Each tile is one head's attention weights (queries down, keys across); click one to show it"));
+}
+
+void ModelGridView::setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal)
+{
+    m_trace = std::move(trace);
+    m_causal = causal;
+    rebuildImages();
+    update();
+}
+
+void ModelGridView::setSelected(int layer, int head)
+{
+    m_layer = layer;
+    m_head = head;
+    update();
+}
+
+void ModelGridView::setColorMap(ColorMap map)
+{
+    if (map == m_colorMap)
+        return;
+    m_colorMap = map;
+    rebuildImages();
+    update();
+}
+
+void ModelGridView::rebuildImages()
+{
+    m_layers.clear();
+    if (m_trace)
+        m_layers = modelGridImages(*m_trace, m_causal, m_colorMap, palette().color(QPalette::Window), kMaxSide);
+}
+
+ModelGridLayout ModelGridView::layout() const
+{
+    return modelGridLayout(QRectF(rect()).adjusted(4, 4, -4, -4), layerCount(), headCount(), QFontMetricsF(font()));
+}
+
+void ModelGridView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (layerCount() == 0) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a text to see every layer and head"));
+        return;
+    }
+    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette());
+}
+
+void ModelGridView::mousePressEvent(QMouseEvent *event)
+{
+    int layer = 0, head = 0;
+    if (event->button() == Qt::LeftButton && layout().tileAt(event->position(), &layer, &head))
+        emit tileSelected(layer, head);
+}
