@@ -62,6 +62,32 @@ private slots:
         QCOMPARE(doc.session().embeddings(2, 1), 0.4);
     }
 
+    void undoStepsKeepOnlyWhatChanged()
+    {
+        attn::Session big = attn::exampleSession();
+        big.tokens.clear();
+        for (int i = 0; i < 2000; ++i)
+            big.tokens << QStringLiteral("t%1").arg(i);
+        big.sentence = big.tokens.join(' ');
+        big.embeddings = Eigen::MatrixXd::Constant(2000, 64, 0.125); // 1 MB
+        big.attention.headDim = 8;
+        Document doc(big);
+        for (int step = 0; step < 20; ++step)
+            doc.setEmbeddingValue(1500, 3, 0.01 * step, 7);
+        doc.setQuery(12);
+        QCOMPARE(doc.undoStack()->count(), 2);
+        // A whole-session step would keep 2 MB; these keep a number and a query.
+        QVERIFY2(doc.undoStepBytes(0) < 4096, qPrintable(QString::number(doc.undoStepBytes(0))));
+        QVERIFY2(doc.undoStepBytes(1) < 4096, qPrintable(QString::number(doc.undoStepBytes(1))));
+        QCOMPARE(doc.session().embeddings(1500, 3), 0.19);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.session() == big);
+        doc.undoStack()->redo();
+        QCOMPARE(doc.session().embeddings(1500, 3), 0.19);
+        QCOMPARE(doc.session().query, big.query);
+    }
+
     void nonFiniteValueIsRefused()
     {
         Document doc(attn::exampleSession());

@@ -5,6 +5,7 @@
 #include "lessons.h"
 #include "modeldocument.h"
 #include "notation.h"
+#include "sessiondelta.h"
 #include "sessionio.h"
 #include "tokenizer.h"
 
@@ -17,33 +18,40 @@
 
 namespace {
 
-// One undo step: the session before and after. A slider drag merges into one
-// step because every move carries the same merge id.
+// One undo step: what the edit changed (attn::SessionDelta), not the whole
+// session. A slider drag merges into one step because every move carries the
+// same merge id.
 class SessionEdit : public QUndoCommand
 {
 public:
-    SessionEdit(Document *doc, attn::Session before, attn::Session after, const QString &text, int mergeId)
-        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)), m_mergeId(mergeId)
+    SessionEdit(Document *doc, attn::SessionDelta delta, const QString &text, int mergeId)
+        : QUndoCommand(text), m_doc(doc), m_delta(std::move(delta)), m_mergeId(mergeId)
     {
     }
-    void undo() override { m_doc->applySession(m_before); }
-    void redo() override { m_doc->applySession(m_after); }
+    void undo() override { apply(&attn::SessionDelta::undo); }
+    void redo() override { apply(&attn::SessionDelta::redo); }
     int id() const override { return m_mergeId; }
     bool mergeWith(const QUndoCommand *other) override
     {
         const auto *edit = static_cast<const SessionEdit *>(other);
-        if (edit->m_mergeId != m_mergeId || m_mergeId < 0)
+        if (edit->m_mergeId != m_mergeId || m_mergeId < 0 || !m_delta.absorb(edit->m_delta))
             return false;
-        m_after = edit->m_after;
         // Clicking back to where a run of query moves started leaves nothing to undo.
-        setObsolete(m_after == m_before);
+        setObsolete(m_delta.isEmpty());
         return true;
     }
+    const attn::SessionDelta &delta() const { return m_delta; }
 
 private:
+    void apply(void (attn::SessionDelta::*step)(attn::Session &) const)
+    {
+        attn::Session session = m_doc->session();
+        (m_delta.*step)(session);
+        m_doc->applySession(session);
+    }
+
     Document *m_doc;
-    attn::Session m_before;
-    attn::Session m_after;
+    attn::SessionDelta m_delta;
     int m_mergeId;
 };
 
@@ -134,11 +142,17 @@ void Document::newSession(const attn::Session &start)
 
 void Document::newSession() { newSession(attn::runningExample()); }
 
+std::size_t Document::undoStepBytes(int index) const
+{
+    const auto *edit = dynamic_cast<const SessionEdit *>(m_undo.command(index));
+    return edit ? edit->delta().bytes() : 0;
+}
+
 void Document::pushEdit(const attn::Session &after, const QString &text, int mergeId)
 {
     if (after == m_session)
         return;
-    m_undo.push(new SessionEdit(this, m_session, after, text, mergeId));
+    m_undo.push(new SessionEdit(this, attn::SessionDelta::between(m_session, after), text, mergeId));
 }
 
 double Document::lastComputeMilliseconds() const { return m_model->isOpen() ? snapshot()->milliseconds : m_lastComputeMs; }

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QFutureWatcher>
 #include <QUndoStack>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -65,6 +66,8 @@ public:
     const ViewSelection *selection() const { return &m_selection; }
 
     QUndoStack *undoStack() { return &m_undo; }
+    // The bytes the undo step at `index` of the stack keeps (only what it changed).
+    std::size_t undoStepBytes(int index) const;
 
     // The file the session was opened from or last saved to (empty for a new one).
     QString filePath() const { return m_filePath; }
