@@ -4,6 +4,7 @@
 #include "attentionmatrix.h"
 
 #include <Eigen/Dense>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -18,6 +19,15 @@ class InputError : public std::runtime_error
 {
 public:
     using std::runtime_error::runtime_error;
+};
+
+// Raised flag of a computation nobody waits for any more: the forward pass
+// looks at it between heads and stops by throwing Cancelled.
+using CancelFlag = std::atomic<bool>;
+class Cancelled : public std::exception
+{
+public:
+    const char *what() const noexcept override { return "the computation was cancelled"; }
 };
 
 struct AttentionConfig
@@ -131,10 +141,12 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
 
 // The whole forward pass. `source` (m x d_model) turns it into cross-attention:
 // queries from `embeddings`, keys and values from `source`.
-// Throws InputError for inconsistent sizes or a result that overflows.
+// Throws InputError for inconsistent sizes or a result that overflows, and
+// Cancelled once `cancel` is raised.
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
                                  const ProjectionWeights &given = {},
-                                 const Eigen::MatrixXd *source = nullptr, Precision precision = Precision::Auto);
+                                 const Eigen::MatrixXd *source = nullptr, Precision precision = Precision::Auto,
+                                 const CancelFlag *cancel = nullptr);
 
 // One head's weights (or raw scores) computed again in double from the
 // result's inputs and weights; head -1 is the mean over heads. What number

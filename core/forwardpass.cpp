@@ -89,6 +89,7 @@ void forwardDouble(const PassInputs &in, AttentionResult &result)
     result.heads.resize(std::size_t(config.heads));
     RowMatrixD sum; // of the heads' weights, for their mean
     for (int h = 0; h < config.heads; ++h) {
+        stopIfCancelled(in);
         HeadResult &head = result.heads[std::size_t(h)];
         if (config.mode == Mode::Simplified) {
             head.queries = in.queriesFrom;
@@ -149,6 +150,7 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
     const bool mean = config.heads > 1 && !simplified;
     auto sum = std::make_shared<RowMatrixF>(mean ? RowMatrixF::Zero(n, m) : RowMatrixF());
     for (int h = 0; h < computed; ++h) {
+        stopIfCancelled(in);
         const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk),
                    vh = values.middleCols(h * dk, dk);
         // |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can

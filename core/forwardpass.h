@@ -13,7 +13,15 @@ struct PassInputs
     const AttentionConfig &config;
     int headDim = 0;
     double scale = 1.0;
+    const CancelFlag *cancel = nullptr; // checked before each head
 };
+
+// Throws Cancelled when `in.cancel` is raised.
+inline void stopIfCancelled(const PassInputs &in)
+{
+    if (in.cancel && in.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
 
 // Row-wise softmax of scores * scale (see softmaxRows).
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);

@@ -34,10 +34,10 @@ Session exampleSession()
     return s;
 }
 
-AttentionResult computeSession(const Session &session, Precision precision)
+AttentionResult computeSession(const Session &session, Precision precision, const CancelFlag *cancel)
 {
     const Eigen::MatrixXd *source = session.source ? &session.source->embeddings : nullptr;
-    return computeAttention(session.embeddings, session.attention, session.weights, source, precision);
+    return computeAttention(session.embeddings, session.attention, session.weights, source, precision, cancel);
 }
 
 double sessionFlops(const Session &session)

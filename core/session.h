@@ -67,7 +67,9 @@ struct Session
 Session exampleSession();
 
 // Runs the engine on a session (cross-attention when it has a source).
-AttentionResult computeSession(const Session &session, Precision precision = Precision::Auto);
+// Throws Cancelled once `cancel` is raised (see computeAttention).
+AttentionResult computeSession(const Session &session, Precision precision = Precision::Auto,
+                               const CancelFlag *cancel = nullptr);
 
 // Floating-point operations of one forward pass over the session.
 double sessionFlops(const Session &session);

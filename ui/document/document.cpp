@@ -77,7 +77,10 @@ Document::Document(const attn::Session &start, QObject *parent)
         emit resultChanged();
     });
     applySession(start);
-    connect(&m_watcher, &QFutureWatcher<SnapshotPtr>::finished, this, &Document::onWorkerFinished);
+    connect(&m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
+        if (channel == QLatin1String("session"))
+            emit computingChanged(isComputing());
+    });
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
@@ -157,7 +160,10 @@ void Document::pushEdit(const attn::Session &after, const QString &text, int mer
 
 double Document::lastComputeMilliseconds() const { return m_model->isOpen() ? snapshot()->milliseconds : m_lastComputeMs; }
 SnapshotPtr Document::snapshot() const { return m_model->isOpen() ? m_model->snapshot() : m_snapshot; }
-bool Document::isComputing() const { return m_workerBusy || m_model->isComputing() || m_model->isOpening(); }
+bool Document::isComputing() const
+{
+    return m_scheduler.isBusy(QStringLiteral("session")) || m_model->isComputing() || m_model->isOpening();
+}
 int Document::query() const { return m_model->isOpen() ? m_model->query() : m_session.query; }
 int Document::tokenCount() const { return m_model->isOpen() ? int(m_model->tokens().size()) : m_session.tokenCount(); }
 int Document::dModel() const { return m_model->isOpen() ? m_model->config()->dModel : m_session.dModel(); }
@@ -303,7 +309,9 @@ void Document::applySession(const attn::Session &session)
         emit queryChanged(m_session.query);
         return;
     }
+    m_snapshotPending = false;
     const bool ready = recompute();
+    m_snapshotPending = !ready;
     emit sessionChanged();
     emit queryChanged(m_session.query);
     if (ready)
@@ -317,47 +325,22 @@ double Document::estimatedFlops(const attn::Session &session)
 
 bool Document::recompute()
 {
-    ++m_generation;
-    if (estimatedFlops(m_session) <= m_syncFlops) {
-        // Small enough to answer before the next frame: no thread, no stale view.
-        m_snapshot = computeSnapshot(m_session);
-        m_lastComputeMs = m_snapshot->milliseconds;
-        return true;
-    }
-    if (m_workerBusy)
-        m_workerStale = true; // the latest edit wins: one more run when this one ends
-    else
-        startWorker();
-    return false;
+    // Small sessions are answered at once (no thread, no stale view); large
+    // ones on a worker, where a newer edit cancels the run for an older one.
+    return m_scheduler.request(QStringLiteral("session"), {m_session}, this,
+                               [this](const ComputeScheduler::Snapshots &snapshots) {
+                                   const bool late = m_snapshotPending;
+                                   m_snapshot = snapshots.front();
+                                   m_lastComputeMs = m_snapshot->milliseconds;
+                                   if (late)
+                                       emit resultChanged();
+                               });
 }
 
-void Document::startWorker()
+void Document::computeVariants(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver,
+                               ComputeScheduler::Done done)
 {
-    m_workerGeneration = m_generation;
-    m_workerStale = false;
-    m_workerBusy = true;
-    const attn::Session session = m_session; // the worker gets its own copy
-    m_watcher.setFuture(QtConcurrent::run([session] {
-        return computeSnapshot(session);
-    }));
-    emit computingChanged(true);
-}
-
-void Document::onWorkerFinished()
-{
-    const SnapshotPtr snapshot = m_watcher.result();
-    if (m_workerGeneration == m_generation) {
-        m_snapshot = snapshot;
-        m_lastComputeMs = snapshot->milliseconds;
-        emit resultChanged();
-    }
-    if (m_workerStale && estimatedFlops(m_session) > m_syncFlops) {
-        startWorker(); // results for older edits were dropped; compute the newest
-        return;
-    }
-    m_workerStale = false;
-    m_workerBusy = false;
-    emit computingChanged(false);
+    m_scheduler.request(channel, std::move(sessions), receiver, std::move(done));
 }
 
 void Document::syncSelection()

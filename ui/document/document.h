@@ -4,6 +4,7 @@
 
 #include "attention.h"
 #include "session.h"
+#include "computescheduler.h"
 #include "snapshot.h"
 #include "viewselection.h"
 
@@ -39,8 +40,8 @@ public:
     // operations is computed on a worker thread: the window stays live, the
     // views keep the last result (the status says "computing") until the new
     // one is ready, and edits made meanwhile are folded into one next run.
-    static constexpr double kSyncFlops = 5e7;
-    void setSyncFlopLimit(double flops) { m_syncFlops = flops; }
+    static constexpr double kSyncFlops = ComputeScheduler::kSyncFlops;
+    void setSyncFlopLimit(double flops) { m_scheduler.setSyncFlopLimit(flops); }
     // From the start of a worker run until its result has been handled (not
     // merely until the thread ends: a tiny session may finish before the caller looks).
     bool isComputing() const;
@@ -109,8 +110,16 @@ public:
     // Reorders the sentence's tokens with their vectors (attn::shuffleOrder).
     void shuffleTokens(std::uint64_t seed);
 
-    // Runs the core on a variant of the session (see core/lessons.h) without
-    // touching the document: the demos' numbers come from the same engine.
+    // Computes variants of the session (see core/lessons.h) without touching
+    // the document, through the document's scheduler: small ones at once,
+    // large ones on a worker; the channel's latest request wins and cancels
+    // the older run. `done` gets one snapshot per session, on this thread,
+    // unless `receiver` is gone by then. The demos' numbers come from the same engine.
+    void computeVariants(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver,
+                         ComputeScheduler::Done done);
+    ComputeScheduler *scheduler() { return &m_scheduler; }
+
+    // Runs the core on one session at once, on the calling thread (tests, export).
     static SnapshotPtr computeSnapshot(const attn::Session &session,
                                        attn::Precision precision = attn::Precision::Auto);
 
@@ -138,8 +147,6 @@ private:
     // True when the snapshot was computed at once; false when a worker will
     // deliver it (resultChanged follows then).
     bool recompute();
-    void startWorker();
-    void onWorkerFinished();
     // Gives the selection the shape and query of what is shown (the model's while one is open).
     void syncSelection();
 
@@ -147,12 +154,8 @@ private:
     ViewSelection m_selection; // before m_model, which follows it
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
-    double m_syncFlops = kSyncFlops;
-    bool m_workerBusy = false;
-    QFutureWatcher<SnapshotPtr> m_watcher;
-    quint64 m_generation = 0;       // bumped by every change that needs a new result
-    quint64 m_workerGeneration = 0; // the change the running worker computes
-    bool m_workerStale = false;     // a change came while it ran: run again when it ends
+    ComputeScheduler m_scheduler;
+    bool m_snapshotPending = false; // the snapshot comes from a worker: resultChanged when it lands
     QString m_filePath;
     QString m_missingModel;
     QUndoStack m_undo;

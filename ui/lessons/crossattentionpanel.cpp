@@ -74,7 +74,18 @@ void CrossAttentionPanel::onSessionChanged()
         if (text != m_source->text())
             m_source->setText(text);
     }
-    m_self = s.source ? Document::computeSnapshot(attn::withoutSource(s)) : m_document->snapshot();
+    m_self = m_document->snapshot();
+    m_selfPending = bool(s.source);
+    if (s.source) {
+        // Through the document's scheduler: at once for a short sentence, on a
+        // worker for a long one (a newer edit cancels the older run).
+        m_document->computeVariants(QStringLiteral("cross-attention"), {attn::withoutSource(s)}, this,
+                                    [this](const ComputeScheduler::Snapshots &v) {
+                                        m_self = v.front();
+                                        m_selfPending = false;
+                                        updateComparison();
+                                    });
+    }
     if (s.source)
         m_status->setText(tr("Cross-attention is on: the heatmap shows %1 queries × %2 source tokens.")
                               .arg(s.tokenCount())
@@ -89,6 +100,10 @@ void CrossAttentionPanel::updateComparison()
     const int query = m_document->query();
     const attn::Session &s = m_document->session();
     const QString token = s.tokens.value(query);
+    if (m_selfPending) {
+        m_compare->setMessage(tr("Computing the sentence's self-attention…"));
+        return;
+    }
     if (!m_self->result) {
         m_compare->setMessage(tr("Cannot compute: %1").arg(m_self->error));
         return;

@@ -34,6 +34,7 @@ private:
     Document *m_document;
     int m_head = 0;
     SnapshotPtr m_self; // the session without its source, recomputed when the session changes
+    bool m_selfPending = false; // m_self is on its way from the scheduler
     QLineEdit *m_source = nullptr;
     QTimer *m_timer = nullptr;
     QLabel *m_status = nullptr;

@@ -225,8 +225,16 @@ void MistakesDialog::refreshScaling()
 {
     const attn::Session &s = m_document->session();
     const int dk = scalingHeadDim();
-    const SnapshotPtr raw = Document::computeSnapshot(attn::withScaling(s, false, dk));
-    const SnapshotPtr scaled = Document::computeSnapshot(attn::withScaling(s, true, dk));
+    // Through the document's scheduler: a long sentence computes on a worker
+    // and a newer refresh cancels this one.
+    m_document->computeVariants(QStringLiteral("mistakes"),
+                                {attn::withScaling(s, false, dk), attn::withScaling(s, true, dk)}, this,
+                                [this, dk](const ComputeScheduler::Snapshots &v) { showScaling(v[0], v[1], dk); });
+}
+
+void MistakesDialog::showScaling(const SnapshotPtr &raw, const SnapshotPtr &scaled, int dk)
+{
+    const attn::Session &s = m_document->session();
     if (!raw->result || !scaled->result) {
         m_columns[ForgettingToScale]->setMessage(raw->result ? scaled->error : raw->error);
         return;
@@ -258,10 +266,17 @@ void MistakesDialog::refreshWordOrder()
     const attn::Session self = attn::withoutSource(s);
     const attn::Session plain = attn::withPositionalEncoding(self, attn::PositionalEncoding::None);
     const attn::Session placed = attn::withPositionalEncoding(self, attn::PositionalEncoding::Sinusoidal);
-    const SnapshotPtr a = Document::computeSnapshot(plain);
-    const SnapshotPtr b = Document::computeSnapshot(attn::shuffled(plain, m_order));
-    const SnapshotPtr c = Document::computeSnapshot(placed);
-    const SnapshotPtr d = Document::computeSnapshot(attn::shuffled(placed, m_order));
+    m_document->computeVariants(QStringLiteral("mistakes"),
+                                {plain, attn::shuffled(plain, m_order), placed, attn::shuffled(placed, m_order)}, this,
+                                [this](const ComputeScheduler::Snapshots &v) { showWordOrder(v); });
+}
+
+void MistakesDialog::showWordOrder(const ComputeScheduler::Snapshots &v)
+{
+    const attn::Session &s = m_document->session();
+    if (v.size() != 4 || int(m_order.size()) != s.tokenCount())
+        return; // the sentence changed meanwhile: a newer request is on its way
+    const SnapshotPtr &a = v[0], &b = v[1], &c = v[2], &d = v[3];
     if (!a->result || !b->result || !c->result || !d->result) {
         m_columns[WordOrder]->setMessage(a->error + c->error);
         return;
@@ -315,8 +330,13 @@ void MistakesDialog::refreshCausal()
 {
     // A causal mask belongs to self-attention: with a source, the demo shows the sentence's own.
     const attn::Session s = attn::withoutSource(m_document->session());
-    const SnapshotPtr open = Document::computeSnapshot(attn::withCausal(s, false));
-    const SnapshotPtr masked = Document::computeSnapshot(attn::withCausal(s, true));
+    m_document->computeVariants(QStringLiteral("mistakes"), {attn::withCausal(s, false), attn::withCausal(s, true)},
+                                this, [this](const ComputeScheduler::Snapshots &v) { showCausal(v[0], v[1]); });
+}
+
+void MistakesDialog::showCausal(const SnapshotPtr &open, const SnapshotPtr &masked)
+{
+    const attn::Session s = attn::withoutSource(m_document->session());
     m_causalMap->setSnapshot(masked);
     m_causalMap->setHead(m_head);
     m_causalMap->setQuery(s.query);

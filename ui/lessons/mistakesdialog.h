@@ -4,6 +4,7 @@
 // Every number comes from the core (variants of the session run through the
 // Document); the dialog only arranges and draws them.
 
+#include "computescheduler.h"
 #include "snapshot.h"
 
 #include <QDialog>
@@ -60,6 +61,10 @@ private:
     void refreshWordOrder();
     void refreshLargestWeight();
     void refreshCausal();
+    // The demos' variants arrive from the document's scheduler (at once when small).
+    void showScaling(const SnapshotPtr &raw, const SnapshotPtr &scaled, int dk);
+    void showWordOrder(const ComputeScheduler::Snapshots &variants);
+    void showCausal(const SnapshotPtr &open, const SnapshotPtr &masked);
 
     Document *m_document;
     int m_head = 0;

@@ -6,7 +6,7 @@
 #include <QElapsedTimer>
 #include <new>
 
-SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision)
+SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision, const attn::CancelFlag *cancel)
 {
     auto snapshot = std::make_shared<AttentionSnapshot>();
     // Every view names tokens the same way: a repeated word with its position.
@@ -16,10 +16,12 @@ SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision
     QElapsedTimer timer;
     timer.start();
     try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision));
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision, cancel));
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());
+    } catch (const attn::Cancelled &) {
+        snapshot->error = QCoreApplication::translate("Document", "cancelled: a newer change replaced it");
     } catch (const std::bad_alloc &) {
         snapshot->error = QCoreApplication::translate("Document", "not enough memory to compute this session");
     }

@@ -26,5 +26,7 @@ struct AttentionSnapshot
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
 
 // Runs the core on `session` and names its tokens as every view does. Never
-// throws: a session that cannot be computed gives a snapshot whose error says why.
-SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision = attn::Precision::Auto);
+// throws: a session that cannot be computed (or whose `cancel` was raised)
+// gives a snapshot whose error says why.
+SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision = attn::Precision::Auto,
+                         const attn::CancelFlag *cancel = nullptr);

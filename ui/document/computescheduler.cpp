@@ -1,0 +1,109 @@
+#include "computescheduler.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <utility>
+
+namespace {
+
+double totalFlops(const std::vector<attn::Session> &sessions)
+{
+    double flops = 0;
+    for (const attn::Session &s : sessions)
+        flops += attn::sessionFlops(s);
+    return flops;
+}
+
+ComputeScheduler::Snapshots computeAll(const std::vector<attn::Session> &sessions, const attn::CancelFlag *cancel)
+{
+    ComputeScheduler::Snapshots out;
+    out.reserve(sessions.size());
+    for (const attn::Session &s : sessions) {
+        if (cancel && cancel->load())
+            return {};
+        out.push_back(makeSnapshot(s, attn::Precision::Auto, cancel));
+    }
+    return out;
+}
+
+} // namespace
+
+ComputeScheduler::ComputeScheduler(QObject *parent) : QObject(parent) {}
+
+ComputeScheduler::~ComputeScheduler()
+{
+    for (auto &[name, channel] : m_channels) {
+        if (channel.cancel)
+            channel.cancel->store(true);
+        if (channel.watcher)
+            channel.watcher->waitForFinished();
+    }
+}
+
+bool ComputeScheduler::request(const QString &name, std::vector<attn::Session> sessions, QObject *receiver, Done done)
+{
+    if (totalFlops(sessions) <= m_syncFlops) {
+        cancel(name); // an older, larger request must not overwrite this answer later
+        done(computeAll(sessions, nullptr));
+        return true;
+    }
+    Channel &channel = m_channels[name];
+    Request request{std::move(sessions), receiver, std::move(done)};
+    if (channel.running) {
+        channel.cancel->store(true); // the run in progress computes what nobody wants any more
+        channel.waiting = std::move(request);
+        return false;
+    }
+    start(name, channel, std::move(request));
+    emit busyChanged(name, true);
+    return false;
+}
+
+void ComputeScheduler::start(const QString &name, Channel &channel, Request request)
+{
+    if (!channel.watcher) {
+        channel.watcher = new QFutureWatcher<Snapshots>(this);
+        connect(channel.watcher, &QFutureWatcherBase::finished, this, [this, name] { onFinished(name); });
+    }
+    channel.cancel = std::make_shared<attn::CancelFlag>(false);
+    std::shared_ptr<attn::CancelFlag> flag = channel.cancel;
+    std::vector<attn::Session> sessions = request.sessions; // the worker's own copy
+    channel.running = std::move(request);
+    channel.watcher->setFuture(QtConcurrent::run([sessions = std::move(sessions), flag] {
+        return computeAll(sessions, flag.get());
+    }));
+}
+
+void ComputeScheduler::onFinished(const QString &name)
+{
+    Channel &channel = m_channels[name];
+    Request finished = std::move(*channel.running);
+    channel.running.reset();
+    const bool cancelled = channel.cancel->load();
+    if (cancelled)
+        ++m_cancelledRuns;
+    else if (finished.receiver)
+        finished.done(channel.watcher->result());
+    if (channel.waiting) {
+        Request next = std::move(*channel.waiting);
+        channel.waiting.reset();
+        start(name, channel, std::move(next));
+        return;
+    }
+    emit busyChanged(name, false);
+}
+
+void ComputeScheduler::cancel(const QString &name)
+{
+    auto it = m_channels.find(name);
+    if (it == m_channels.end())
+        return;
+    it->second.waiting.reset();
+    if (it->second.running)
+        it->second.cancel->store(true); // its answer is dropped when it ends
+}
+
+bool ComputeScheduler::isBusy(const QString &name) const
+{
+    auto it = m_channels.find(name);
+    return it != m_channels.end() && (it->second.running || it->second.waiting);
+}

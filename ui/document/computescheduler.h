@@ -1,0 +1,74 @@
+#pragma once
+// Where every computation of the window runs: the document's session and the
+// variants the demos compare. A request names a channel (one per view that
+// asks); within a channel the latest request wins: the run still going for an
+// older one is cancelled (the forward pass stops at its next head) and its
+// result never shown. Requests whose forward passes are small enough to
+// finish well within a frame are answered at once, on the calling thread;
+// the others on a worker thread, while the window stays live.
+
+#include "snapshot.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class ComputeScheduler : public QObject
+{
+    Q_OBJECT
+public:
+    using Snapshots = std::vector<SnapshotPtr>;
+    using Done = std::function<void(const Snapshots &)>;
+
+    // Below this many floating-point operations in all (attn::sessionFlops),
+    // a request is computed at once: a few milliseconds at most.
+    static constexpr double kSyncFlops = 5e7;
+
+    explicit ComputeScheduler(QObject *parent = nullptr);
+    ~ComputeScheduler() override; // cancels what runs and waits for it
+
+    void setSyncFlopLimit(double flops) { m_syncFlops = flops; }
+    double syncFlopLimit() const { return m_syncFlops; }
+
+    // Computes `sessions` (one snapshot each, in order) and gives them to
+    // `done`, on the GUI thread, unless `receiver` is gone by then or a newer
+    // request of the channel came first. Returns true when `done` has
+    // already been called (a small request).
+    bool request(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver, Done done);
+    // Drops the channel's running and waiting requests (the running one is cancelled).
+    void cancel(const QString &channel);
+
+    // From a worker request until its answer is handled (or dropped).
+    bool isBusy(const QString &channel) const;
+    // Worker runs cancelled before they finished, since the start (for tests).
+    int cancelledRuns() const { return m_cancelledRuns; }
+
+signals:
+    void busyChanged(const QString &channel, bool busy);
+
+private:
+    struct Request
+    {
+        std::vector<attn::Session> sessions;
+        QPointer<QObject> receiver;
+        Done done;
+    };
+    struct Channel
+    {
+        QFutureWatcher<Snapshots> *watcher = nullptr;
+        std::shared_ptr<attn::CancelFlag> cancel; // the running request's
+        std::optional<Request> running, waiting;
+    };
+    void start(const QString &name, Channel &channel, Request request);
+    void onFinished(const QString &name);
+
+    std::map<QString, Channel> m_channels;
+    double m_syncFlops = kSyncFlops;
+    int m_cancelledRuns = 0;
+};
