@@ -12,6 +12,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cstring>
 
 using namespace attn;
@@ -81,9 +82,11 @@ private slots:
     {
         const TrainingTask t = task(TaskKind::Induction, 16);
         SplitMix64 rng(7);
-        const TrainingBatch b = t.batch(rng, 50, 32);
-        QCOMPARE(b.inputs.size(), std::size_t(50 * 32));
-        for (int s = 0; s < 50; ++s) {
+        const int sequences = 400;
+        const TrainingBatch b = t.batch(rng, sequences, 32);
+        QCOMPARE(b.inputs.size(), std::size_t(sequences * 32));
+        std::vector<int> lengths(34, 0), distances(34, 0);
+        for (int s = 0; s < sequences; ++s) {
             int counted = 0, firstCounted = -1;
             for (int i = 0; i < 32; ++i) {
                 const std::size_t at = std::size_t(s * 32 + i);
@@ -96,16 +99,29 @@ private slots:
                         firstCounted = i;
                 }
             }
-            // Lengths 4 to 8 (32/8 to 32/4): 3 to 7 predictable tokens, each
-            // the token that followed its earlier occurrence.
-            QVERIFY2(counted >= 3 && counted <= 7, qPrintable(QString::number(counted)));
+            // 33 tokens: stretches of 2 to 16 (33/16 to 33/2), so 1 to 15
+            // predictable tokens, each the token that followed its earlier
+            // occurrence at least a stretch earlier.
+            QVERIFY2(counted >= 1 && counted <= 15, qPrintable(QString::number(counted)));
             const int stretch = counted + 1, second = firstCounted; // input `second` is the repeat's first token
             const int *seq = b.inputs.data() + s * 32;
-            bool found = false;
-            for (int first = 0; first + stretch <= second && !found; ++first)
-                found = std::equal(seq + first, seq + first + std::min(stretch, 32 - second), seq + second);
-            QVERIFY(found);
+            int distance = -1;
+            for (int first = second - stretch; first >= 0 && distance < 0; --first)
+                if (std::equal(seq + first, seq + first + std::min(stretch, 32 - second), seq + second))
+                    distance = second - first;
+            QVERIFY(distance >= stretch);
+            lengths[std::size_t(stretch)]++;
+            distances[std::size_t(distance)]++;
         }
+        // No length and no distance is common enough for a fixed-offset head
+        // to predict many repeats: every length of 2 to 16 and most distances
+        // of 2 to 31 occur, none in more than a sixth of the sequences.
+        for (int l = 2; l <= 16; ++l)
+            QVERIFY2(lengths[std::size_t(l)] > 0, qPrintable(QString::number(l)));
+        const int seenDistances = int(std::count_if(distances.begin(), distances.end(), [](int c) { return c > 0; }));
+        QVERIFY2(seenDistances >= 25, qPrintable(QString::number(seenDistances)));
+        QVERIFY(*std::max_element(distances.begin(), distances.end()) < sequences / 6);
+        QVERIFY(*std::max_element(lengths.begin(), lengths.end()) < sequences / 6);
     }
 
     void sequenceTasks_data()

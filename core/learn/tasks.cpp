@@ -89,7 +89,7 @@ void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, 
         std::copy_n(m_text.begin() + start, sequence.size(), sequence.begin());
         std::fill(counts.begin() + 1, counts.end(), 1.0f);
     } else if (m_kind == TaskKind::Induction) {
-        fillInduction(rng, length, sequence, counts);
+        fillInduction(rng, sequence, counts);
     } else {
         fillSequenceTask(rng, length, sequence, counts);
     }
@@ -100,18 +100,21 @@ void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, 
     }
 }
 
-void TrainingTask::fillInduction(SplitMix64 &rng, int length, std::vector<int> &sequence,
-                                 std::vector<float> &counts) const
+void TrainingTask::fillInduction(SplitMix64 &rng, std::vector<int> &sequence, std::vector<float> &counts) const
 {
     const int n = int(sequence.size());
     for (int &t : sequence)
         t = uniformInt(rng, vocab());
-    // A stretch of random length repeated at a random later offset, so no
-    // fixed distance or position gives the answer away.
-    const int shortest = std::max(2, length / 8), longest = std::max(shortest, std::min(length / 4, n / 2));
+    // The stretch's length and the distance between its two copies are both
+    // drawn over a wide range (lengths n/16 to n/2, distances from the length
+    // to n - length, the pair anywhere): a head that looks a fixed distance
+    // back, or at fixed positions, predicts few of the repeated tokens; only
+    // finding the earlier occurrence of the current token and reading what
+    // followed it predicts them all.
+    const int longest = std::max(1, n / 2), shortest = std::min(longest, std::max(2, n / 16));
     const int stretch = shortest + uniformInt(rng, longest - shortest + 1);
-    const int first = uniformInt(rng, n - 2 * stretch + 1);
-    const int second = first + stretch + uniformInt(rng, n - first - 2 * stretch + 1);
+    const int distance = stretch + uniformInt(rng, n - 2 * stretch + 1);
+    const int first = uniformInt(rng, n - distance - stretch + 1), second = first + distance;
     std::copy_n(sequence.begin() + first, stretch, sequence.begin() + second);
     // The repeat's first token cannot be predicted; the rest can, by looking back.
     std::fill(counts.begin() + second + 1, counts.begin() + second + stretch, 1.0f);

@@ -50,7 +50,7 @@ public:
 
 private:
     void fill(SplitMix64 &rng, int length, int *inputs, int *targets, float *weights) const;
-    void fillInduction(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
+    void fillInduction(SplitMix64 &rng, std::vector<int> &sequence, std::vector<float> &counts) const;
     void fillSequenceTask(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
 
     TaskKind m_kind = TaskKind::Induction;

@@ -1,0 +1,136 @@
+#include "model/headscores.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace attn {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// For each query, the keys a pattern looks at, as one flat list
+// (compressed rows: query i's keys are keys[begin[i] .. begin[i + 1])).
+struct KeyLists
+{
+    std::vector<int> begin{0};
+    std::vector<int> keys;
+
+    void closeQuery() { begin.push_back(int(keys.size())); }
+    int count(int query) const { return begin[std::size_t(query) + 1] - begin[std::size_t(query)]; }
+};
+
+// The keys of the duplicate and induction scores, found once per token
+// sequence and shared by every head.
+struct PatternKeys
+{
+    KeyLists duplicate, induction;
+
+    explicit PatternKeys(const std::vector<int> &tokens)
+    {
+        // Earlier positions of each token id, in order, so each query's keys
+        // come out ascending and each induction key appears once.
+        std::unordered_map<int, std::vector<int>> seen;
+        for (int i = 0; i < int(tokens.size()); ++i) {
+            std::vector<int> &earlier = seen[tokens[std::size_t(i)]];
+            for (const int j : earlier) {
+                duplicate.keys.push_back(j);
+                if (j + 1 < i)
+                    induction.keys.push_back(j + 1);
+            }
+            duplicate.closeQuery();
+            induction.closeQuery();
+            earlier.push_back(i);
+        }
+    }
+};
+
+double meanOverQueries(const MatrixIn<float> &weights, const KeyLists &lists)
+{
+    double total = 0;
+    int queries = 0;
+    for (int i = 0; i < int(weights.rows()); ++i) {
+        if (lists.count(i) == 0)
+            continue;
+        double sum = 0;
+        for (int k = lists.begin[std::size_t(i)]; k < lists.begin[std::size_t(i) + 1]; ++k)
+            sum += double(weights(i, lists.keys[std::size_t(k)]));
+        total += sum;
+        ++queries;
+    }
+    return queries == 0 ? kNaN : total / queries;
+}
+
+// Mean over queries 1 ... n-1 of the weight on key(i).
+template<typename KeyOf>
+double meanFromSecondQuery(const MatrixIn<float> &weights, KeyOf keyOf)
+{
+    const int n = int(weights.rows());
+    if (n < 2)
+        return kNaN;
+    double total = 0;
+    for (int i = 1; i < n; ++i)
+        total += double(weights(i, keyOf(i)));
+    return total / (n - 1);
+}
+
+HeadScores scoresOf(const MatrixIn<float> &weights, const PatternKeys &keys, const std::optional<QueryKey> &chosen)
+{
+    const int n = int(weights.rows());
+    HeadScores s;
+    s.previousToken = meanFromSecondQuery(weights, [](int i) { return i - 1; });
+    s.firstToken = meanFromSecondQuery(weights, [](int) { return 0; });
+    s.self = meanFromSecondQuery(weights, [](int i) { return i; });
+    s.duplicate = meanOverQueries(weights, keys.duplicate);
+    s.induction = meanOverQueries(weights, keys.induction);
+    const bool inside = chosen && chosen->query >= 0 && chosen->query < n && chosen->key >= 0 && chosen->key < n;
+    s.chosenKey = inside ? double(weights(chosen->query, chosen->key)) : kNaN;
+    return s;
+}
+
+void checkShape(const MatrixIn<float> &weights, std::size_t tokens)
+{
+    if (weights.rows() != weights.cols() || std::size_t(weights.rows()) != tokens)
+        throw std::invalid_argument("head scores: the weights must be square with one row per token");
+}
+
+} // namespace
+
+HeadScores headScores(const MatrixIn<float> &weights, const std::vector<int> &tokens,
+                      const std::optional<QueryKey> &chosen)
+{
+    checkShape(weights, tokens.size());
+    return scoresOf(weights, PatternKeys(tokens), chosen);
+}
+
+std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, const std::vector<int> &tokens,
+                                                     const std::optional<QueryKey> &chosen)
+{
+    const PatternKeys keys(tokens);
+    std::vector<std::vector<HeadScores>> result;
+    result.reserve(trace.layers.size());
+    for (const LayerTrace &layer : trace.layers) {
+        std::vector<HeadScores> heads;
+        heads.reserve(layer.weights.size());
+        for (const RowMatrix<float> &w : layer.weights) {
+            checkShape(w, tokens.size());
+            heads.push_back(scoresOf(w, keys, chosen));
+        }
+        result.push_back(std::move(heads));
+    }
+    return result;
+}
+
+std::optional<int> bestHead(const std::vector<HeadScores> &layer, double HeadScores::*score)
+{
+    std::optional<int> best;
+    for (int h = 0; h < int(layer.size()); ++h) {
+        const double v = layer[std::size_t(h)].*score;
+        if (!std::isnan(v) && (!best || v > layer[std::size_t(*best)].*score))
+            best = h;
+    }
+    return best;
+}
+
+} // namespace attn

@@ -1,0 +1,71 @@
+#pragma once
+// Per-head pattern scores: how much of a head's attention follows a named
+// pattern (previous token, duplicate token, induction, first token, self),
+// so a lesson can point at "the previous-token head" by a number.
+
+#include "model/forward.h"
+
+#include <optional>
+#include <vector>
+
+namespace attn {
+
+// One weight of interest: from query `query` to key `key` (the pronoun lesson
+// asks how much "it" attends to the noun it stands for).
+struct QueryKey
+{
+    int query = 0;
+    int key = 0;
+};
+
+// Every score is a mean, over the queries that qualify, of the weight each
+// such query puts on its qualifying keys (summed when a query has several).
+// Weights are a head's softmax rows (queries x keys), tokens the input ids;
+// positions are numbered from 0. A score no query qualifies for is NaN
+// (std::isnan), never 0: "this head ignores the pattern" and "this input
+// cannot show it" are different answers.
+//
+// Query 0 never counts: in a causal model it can attend only to itself, so
+// it would add a 1 to the self and first-token scores that says nothing
+// about the head. Only keys at or before the query are looked at, as in a
+// causal model; a bidirectional head's weight on later keys counts in none.
+struct HeadScores
+{
+    // Queries 1 ... n-1; key i - 1. NaN for fewer than 2 tokens.
+    double previousToken = 0;
+    // Queries i whose token occurred before; keys j < i with tokens[j] ==
+    // tokens[i], their weights summed. NaN when no token repeats.
+    double duplicate = 0;
+    // Queries i whose token occurred before at some j with j + 1 < i; keys
+    // j + 1 (the token that followed each earlier occurrence), each such key
+    // counted once. A query that followed an occurrence directly (j = i - 1,
+    // so j + 1 would be the query itself) has only its other occurrences.
+    // NaN when no query qualifies. On a random sequence repeated once, an
+    // ideal induction head scores 1.
+    double induction = 0;
+    // Queries 1 ... n-1; key 0 (the "attention sink"). NaN for fewer than 2 tokens.
+    double firstToken = 0;
+    // Queries 1 ... n-1; key i (the diagonal). NaN for fewer than 2 tokens.
+    double self = 0;
+    // The weight from QueryKey::query to QueryKey::key; NaN when none was
+    // chosen or either position is outside the matrix.
+    double chosenKey = 0;
+};
+
+// The scores of one head. Throws std::invalid_argument unless `weights` is
+// square with one row per token.
+HeadScores headScores(const MatrixIn<float> &weights, const std::vector<int> &tokens,
+                      const std::optional<QueryKey> &chosen = std::nullopt);
+
+// Every head of every layer of `trace` (the forward pass over `tokens`):
+// result[layer][head]. The keys each pattern looks at depend only on the
+// tokens, so they are found once for all heads: O(n + repeats) per head,
+// where repeats is the number of (query, earlier equal token) pairs.
+std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, const std::vector<int> &tokens,
+                                                     const std::optional<QueryKey> &chosen = std::nullopt);
+
+// The head of `layer` with the highest value of `score` (NaN scores never
+// win); nothing when the layer has no head with a number.
+std::optional<int> bestHead(const std::vector<HeadScores> &layer, double HeadScores::*score);
+
+} // namespace attn

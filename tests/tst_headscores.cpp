@@ -1,0 +1,223 @@
+// Head pattern scores (core/model/headscores.h): constructed heads whose
+// answer is known, hand-worked uniform attention, random heads against
+// tests/data/headscores/make_expected.py, and the time all heads of a
+// GPT-2-small-sized trace take.
+
+#include "model/headscores.h"
+
+#include "prng.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+#include <cmath>
+
+using namespace attn;
+
+namespace {
+
+RowMatrix<float> previousTokenPattern(int n)
+{
+    RowMatrix<float> w = RowMatrix<float>::Zero(n, n);
+    w(0, 0) = 1;
+    for (int i = 1; i < n; ++i)
+        w(i, i - 1) = 1;
+    return w;
+}
+
+RowMatrix<float> uniformCausal(int n)
+{
+    RowMatrix<float> w = RowMatrix<float>::Zero(n, n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j)
+            w(i, j) = 1.0f / float(i + 1);
+    return w;
+}
+
+// Random causal softmax rows.
+RowMatrix<float> randomCausal(SplitMix64 &rng, int n)
+{
+    RowMatrix<float> w = RowMatrix<float>::Zero(n, n);
+    for (int i = 0; i < n; ++i) {
+        float sum = 0;
+        for (int j = 0; j <= i; ++j)
+            sum += (w(i, j) = std::exp(float(rng.nextSymmetric(3.0))));
+        w.row(i).head(i + 1) /= sum;
+    }
+    return w;
+}
+
+bool same(double actual, const QJsonValue &expected)
+{
+    if (expected.isNull())
+        return std::isnan(actual);
+    return std::fabs(actual - expected.toDouble()) < 1e-6;
+}
+
+} // namespace
+
+class TestHeadScores : public QObject
+{
+    Q_OBJECT
+private slots:
+    void previousTokenHead()
+    {
+        const std::vector<int> tokens{3, 1, 4, 1, 5, 9, 2, 6};
+        const HeadScores s = headScores(previousTokenPattern(8), tokens);
+        QCOMPARE(s.previousToken, 1.0);
+        QCOMPARE(s.self, 0.0);
+        QCOMPARE(s.firstToken, 1.0 / 7); // only query 1's previous token is token 0
+        QCOMPARE(s.duplicate, 0.0);      // query 3 ("1" again) looks at 2, not at 1
+        QCOMPARE(s.induction, 1.0);      // ... and 2 is what followed the earlier "1"
+        QVERIFY(std::isnan(s.chosenKey));
+    }
+
+    void inductionHeadOnARepeat()
+    {
+        // Ten distinct tokens, then the same ten again; each query of the
+        // repeat attends to what followed its token the first time.
+        const int half = 10, n = 2 * half;
+        std::vector<int> tokens(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            tokens[std::size_t(i)] = (7 * (i % half) + 3) % 17;
+        RowMatrix<float> w = RowMatrix<float>::Identity(n, n);
+        for (int i = half; i < n; ++i) {
+            w(i, i) = 0;
+            w(i, i - half + 1) = 1;
+        }
+        const HeadScores s = headScores(w, tokens, QueryKey{12, 3});
+        QCOMPARE(s.induction, 1.0);
+        QCOMPARE(s.duplicate, 0.0);
+        QCOMPARE(s.previousToken, 0.0);
+        QCOMPARE(s.self, double(half - 1) / (n - 1)); // queries 1 ... 9 attend to themselves
+        QCOMPARE(s.chosenKey, 1.0);
+    }
+
+    void uniformCausalHandWorked()
+    {
+        // Tokens a b a a. Query i spreads 1/(i+1) over keys 0 ... i.
+        const std::vector<int> tokens{0, 1, 0, 0};
+        const HeadScores s = headScores(uniformCausal(4), tokens, QueryKey{3, 1});
+        const double fromSecond = (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3; // 13/36
+        QVERIFY(std::fabs(s.previousToken - fromSecond) < 1e-7);
+        QVERIFY(std::fabs(s.firstToken - fromSecond) < 1e-7);
+        QVERIFY(std::fabs(s.self - fromSecond) < 1e-7);
+        // Query 2: earlier "a" at 0. Query 3: at 0 and 2.
+        QVERIFY(std::fabs(s.duplicate - (1.0 / 3 + 2.0 / 4) / 2) < 1e-7);
+        // Query 2: key 1 (after the "a" at 0). Query 3: key 1 only (after
+        // the "a" at 2 comes query 3 itself).
+        QVERIFY(std::fabs(s.induction - (1.0 / 3 + 1.0 / 4) / 2) < 1e-7);
+        QVERIFY(std::fabs(s.chosenKey - 0.25) < 1e-7);
+    }
+
+    void noQualifyingQueryIsNaN()
+    {
+        const HeadScores one = headScores(RowMatrix<float>::Ones(1, 1), {5}, QueryKey{0, 0});
+        QVERIFY(std::isnan(one.previousToken) && std::isnan(one.firstToken) && std::isnan(one.self));
+        QVERIFY(std::isnan(one.duplicate) && std::isnan(one.induction));
+        QCOMPARE(one.chosenKey, 1.0);
+
+        const HeadScores distinct = headScores(uniformCausal(4), {0, 1, 2, 3}, QueryKey{1, 2});
+        QVERIFY(std::isnan(distinct.duplicate) && std::isnan(distinct.induction));
+        QCOMPARE(distinct.chosenKey, 0.0); // a masked weight is a number: only positions outside give NaN
+    }
+
+    void chosenKeyOutside()
+    {
+        const HeadScores s = headScores(uniformCausal(3), {0, 1, 0}, QueryKey{3, 0});
+        QVERIFY(std::isnan(s.chosenKey));
+        QVERIFY(std::isnan(headScores(uniformCausal(3), {0, 1, 0}, QueryKey{1, -1}).chosenKey));
+        QCOMPARE(headScores(uniformCausal(3), {0, 1, 0}, QueryKey{0, 2}).chosenKey, 0.0);
+    }
+
+    void twoEqualTokensInARow()
+    {
+        // "a a": query 1 duplicates query 0, but what followed that "a" is query 1 itself.
+        const HeadScores s = headScores(uniformCausal(2), {4, 4});
+        QCOMPARE(s.duplicate, 0.5);
+        QVERIFY(std::isnan(s.induction));
+    }
+
+    void wrongShapeThrows()
+    {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, headScores(uniformCausal(3), {0, 1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, headScores(RowMatrix<float>::Zero(2, 3), {0, 1}));
+    }
+
+    void againstNumpy()
+    {
+        QFile f(QStringLiteral(ATTN_TEST_DATA "/headscores/expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray cases = QJsonDocument::fromJson(f.readAll()).object().value("cases").toArray();
+        QCOMPARE(cases.size(), 3);
+        for (const QJsonValue &c : cases) {
+            std::vector<int> tokens;
+            for (const QJsonValue &t : c["tokens"].toArray())
+                tokens.push_back(t.toInt());
+            const int n = int(tokens.size());
+            for (const QJsonValue &h : c["heads"].toArray()) {
+                RowMatrix<float> w(n, n);
+                const QJsonArray rows = h["weights"].toArray();
+                for (int i = 0; i < n; ++i)
+                    for (int j = 0; j < n; ++j)
+                        w(i, j) = float(rows[i].toArray()[j].toDouble());
+                const QueryKey chosen{h["chosen"][0].toInt(), h["chosen"][1].toInt()};
+                const HeadScores s = headScores(w, tokens, chosen);
+                const QJsonObject e = h["expected"].toObject();
+                QVERIFY(same(s.previousToken, e["previous_token"]));
+                QVERIFY(same(s.duplicate, e["duplicate"]));
+                QVERIFY(same(s.induction, e["induction"]));
+                QVERIFY(same(s.firstToken, e["first_token"]));
+                QVERIFY(same(s.self, e["self"]));
+                QVERIFY(same(s.chosenKey, e["chosen_key"]));
+            }
+        }
+    }
+
+    void wholeTraceAndBestHead()
+    {
+        const std::vector<int> tokens{3, 1, 4, 1, 5, 9, 2, 6};
+        ModelTrace trace;
+        trace.layers.resize(2);
+        trace.layers[0].weights = {uniformCausal(8), previousTokenPattern(8)};
+        trace.layers[1].weights = {uniformCausal(8)};
+        const auto scores = traceHeadScores(trace, tokens);
+        QCOMPARE(scores.size(), std::size_t(2));
+        QCOMPARE(scores[0].size(), std::size_t(2));
+        QCOMPARE(scores[1].size(), std::size_t(1));
+        QCOMPARE(scores[0][1].previousToken, 1.0);
+        QCOMPARE(scores[0][0].previousToken, headScores(uniformCausal(8), tokens).previousToken);
+        QCOMPARE(bestHead(scores[0], &HeadScores::previousToken), std::optional<int>(1));
+        QCOMPARE(bestHead(scores[1], &HeadScores::self), std::optional<int>(0));
+        const std::vector<HeadScores> unknown{headScores(RowMatrix<float>::Ones(1, 1), {0})};
+        QVERIFY(!bestHead(unknown, &HeadScores::previousToken));
+    }
+
+    void gpt2SmallSizeIsFast()
+    {
+        // 12 layers x 12 heads at 256 tokens from 50 symbols (many repeats).
+        const int n = 256;
+        SplitMix64 rng(11);
+        std::vector<int> tokens(static_cast<std::size_t>(n));
+        for (int &t : tokens)
+            t = int(rng.nextUnit() * 50);
+        ModelTrace trace;
+        trace.layers.resize(12);
+        const RowMatrix<float> w = randomCausal(rng, n);
+        for (LayerTrace &l : trace.layers)
+            l.weights.assign(12, w);
+        QElapsedTimer timer;
+        timer.start();
+        const auto scores = traceHeadScores(trace, tokens, QueryKey{255, 3});
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(scores.size(), std::size_t(12));
+        QVERIFY(!std::isnan(scores[11][11].induction));
+        QVERIFY2(ms < 50, qPrintable(QStringLiteral("%1 ms for 144 heads").arg(ms)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeadScores)
+#include "tst_headscores.moc"
