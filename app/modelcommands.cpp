@@ -9,6 +9,7 @@
 #include "io/modelfolder.h"
 #include "jsonformat.h"
 #include "model/forward.h"
+#include "model/memoryestimate.h"
 #include "model/modelloader.h"
 #include "model/modelresult.h"
 #include "sessionio.h"
@@ -19,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -76,6 +78,45 @@ std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn
     return out;
 }
 
+// A run that cannot fit in memory, refused before the weights are loaded,
+// with the figure and what the machine has. First with the most tokens the
+// text can give (a byte-level BPE token is at least one byte; BERT adds two),
+// then, when that does not fit, with the text's real tokens. A config or a
+// weights header that cannot be read is left to the loader, whose messages
+// name the problem; so is a tokenizer that does not load.
+QString memoryProblem(const attn::ModelFiles &files, const QString &text)
+{
+    QString ignored;
+    const std::optional<attn::ModelConfig> config = readConfig(files, &ignored);
+    const std::optional<attn::WeightsOnDisk> weights =
+        config ? attn::weightsOnDisk(files.weights, &ignored) : std::nullopt;
+    if (!weights)
+        return {};
+    const attn::MemoryLimit limit = attn::availableMemory();
+    const bool keepScores = config->layers <= attn::kMaxLayersWithScores;
+    const auto estimate = [&](int n) {
+        const double perHead = double(n) * n;
+        const double numbers = config->layers * config->heads * perHead * (keepScores ? 2 : 1) + perHead;
+        return attn::estimateRunMemory(*config, *weights, n, keepScores, numbers);
+    };
+    const qint64 mostTokens = std::min<qint64>(config->positions, qint64(text.toUtf8().size()) + 2);
+    if (estimate(int(mostTokens)).total() <= limit.bytes)
+        return {};
+    const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files.folder, config->familyName(), &ignored);
+    if (!tokenizer)
+        return {};
+    const int n = std::min(config->positions, int(tokenizer->encode(text).size()));
+    const attn::MemoryEstimate e = estimate(n);
+    if (e.total() <= limit.bytes)
+        return {};
+    return QStringLiteral("%1: %2 tokens need about %3 (weights %4 mapped and %5 as floats, activations %6, "
+                          "attention %7, result %8), more than the %9 of %10")
+        .arg(files.folder).arg(n)
+        .arg(attn::formatBytes(e.total()), attn::formatBytes(e.mappedWeights), attn::formatBytes(e.weightCopies),
+             attn::formatBytes(e.activations), attn::formatBytes(e.attention), attn::formatBytes(e.result),
+             attn::formatBytes(limit.bytes), limit.what);
+}
+
 } // namespace
 
 int runTokenize(const TokenizeArgs &args)
@@ -111,6 +152,9 @@ std::optional<ModelRun> loadAndRun(const QString &dir, const QString &text, cons
     };
     const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(dir, &error);
     if (!files)
+        return fail(error, ExitBadInput);
+    error = memoryProblem(*files, text);
+    if (!error.isEmpty())
         return fail(error, ExitBadInput);
     ModelRun run;
     run.model = attn::loadModel(files->folder, &error);
