@@ -213,6 +213,16 @@ private slots:
                                          << "TMP/none.txt: cannot read (No such file or directory)";
         QTest::newRow("unwritable output") << QStringList{"--task", "copy", "-o", "TMP/no/such/m"}
                                            << "-o TMP/no/such/m: the folder TMP/no/such does not exist";
+        QTest::newRow("output is a file") << QStringList{"--task", "copy", "-o", "TMP/short.txt"}
+                                          << "-o TMP/short.txt: exists and is not a folder";
+        QTest::newRow("learning rate above 1") << QStringList{"--task", "copy", "--lr", "2", "-o", "OUT"}
+                                               << "--lr must be a number above 0 and at most 1";
+        QTest::newRow("unknown task") << QStringList{"--task", "nope", "-o", "OUT"}
+                                      << "--task nope: unknown task; use induction, copy, reverse, sort or text";
+        QTest::newRow("text task without --text") << QStringList{"--task", "text", "-o", "OUT"}
+                                                  << "--task text needs --text FILE";
+        QTest::newRow("zero steps") << QStringList{"--task", "copy", "--steps", "0", "-o", "OUT"}
+                                    << "--steps must be a whole number from 1 to 100000000";
         QTest::newRow("text shorter than the context")
             << QStringList{"--task", "text", "--text", "TMP/short.txt", "--context", "64", "-o", "OUT"}
             << "--context 64: the text has only 11 bytes; use a shorter context";
