@@ -9,6 +9,7 @@
 #include "io/modelfolder.h"
 #include "jsonformat.h"
 #include "model/forward.h"
+#include "model/memoryestimate.h"
 #include "model/modelloader.h"
 #include "model/modelresult.h"
 #include "sessionio.h"
@@ -19,6 +20,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
+#include <algorithm>
+#include <functional>
 #include <cstdio>
 
 namespace {
@@ -76,6 +79,56 @@ std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn
     return out;
 }
 
+// A run that cannot fit in memory is refused before the weights are loaded,
+// with the figure and what the machine has. A config or a weights header
+// that cannot be read is left to the loader, whose messages name the
+// problem; so is a tokenizer that does not load. `tokens` gives the run's
+// length for a config (0: leave it to the later checks); `writesResult`:
+// the run's attention becomes a JSON result (compute, export).
+QString memoryProblem(const attn::ModelFiles &files, const std::function<int(const attn::ModelConfig &)> &tokens,
+                      bool writesResult)
+{
+    QString ignored;
+    const std::optional<attn::ModelConfig> config = readConfig(files, &ignored);
+    const std::optional<attn::WeightsOnDisk> weights =
+        config ? attn::weightsOnDisk(files.weights, &ignored) : std::nullopt;
+    if (!weights)
+        return {};
+    const int n = tokens(*config);
+    if (n <= 0)
+        return {};
+    const bool keepScores = writesResult && config->layers <= attn::kMaxLayersWithScores;
+    const double perHead = double(n) * n;
+    const double numbers =
+        writesResult ? config->layers * config->heads * perHead * (keepScores ? 2 : 1) + perHead : 0.0;
+    const attn::MemoryEstimate e = attn::estimateRunMemory(*config, *weights, n, keepScores, numbers);
+    const attn::MemoryLimit limit = attn::availableMemory();
+    if (e.total() <= limit.bytes)
+        return {};
+    return QStringLiteral("%1: %2 tokens need about %3 (weights %4 mapped and %5 as floats, activations %6, "
+                          "attention %7, result %8), more than the %9 of %10")
+        .arg(files.folder).arg(n)
+        .arg(attn::formatBytes(e.total()), attn::formatBytes(e.mappedWeights), attn::formatBytes(e.weightCopies),
+             attn::formatBytes(e.activations), attn::formatBytes(e.attention), attn::formatBytes(e.result),
+             attn::formatBytes(limit.bytes), limit.what);
+}
+
+// The same for a text: first with the most tokens it can give (a byte-level
+// BPE token is at least one byte; BERT adds two), which needs no tokenizer;
+// only when that does not fit, with the text's real tokens.
+QString memoryProblem(const attn::ModelFiles &files, const QString &text)
+{
+    const qint64 bytes = qint64(text.toUtf8().size()) + 2;
+    const auto most = [bytes](const attn::ModelConfig &c) { return int(std::min<qint64>(c.positions, bytes)); };
+    if (memoryProblem(files, most, true).isEmpty())
+        return {};
+    return memoryProblem(files, [&](const attn::ModelConfig &c) {
+        QString ignored;
+        const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files.folder, c.familyName(), &ignored);
+        return tokenizer ? std::min(c.positions, int(tokenizer->encode(text).size())) : 0;
+    }, true);
+}
+
 } // namespace
 
 int runTokenize(const TokenizeArgs &args)
@@ -111,6 +164,9 @@ std::optional<ModelRun> loadAndRun(const QString &dir, const QString &text, cons
     };
     const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(dir, &error);
     if (!files)
+        return fail(error, ExitBadInput);
+    error = memoryProblem(*files, text);
+    if (!error.isEmpty())
         return fail(error, ExitBadInput);
     ModelRun run;
     run.model = attn::loadModel(files->folder, &error);
@@ -196,6 +252,13 @@ int runModelBench(const ModelBenchArgs &args)
     QString error;
     const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
     if (!files)
+        return printError(error, ExitBadInput);
+    // The tokens bench would run (a --tokens above the limit is refused below, by the loaded config).
+    error = memoryProblem(*files, [&args](const attn::ModelConfig &c) {
+        const int n = args.tokens.value_or(std::min(1024, c.positions));
+        return n <= c.positions ? n : 0;
+    }, false);
+    if (!error.isEmpty())
         return printError(error, ExitBadInput);
     const attn::SharedModelParameters model = attn::loadModel(files->folder, &error);
     if (!model)

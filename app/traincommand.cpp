@@ -106,8 +106,12 @@ int runTrain(const TrainArgs &args)
 
     attn::Trainer trainer(std::move(*task), s);
     const double chance = trainer.task().chance();
+    // SIGINT (Ctrl+C) and SIGTERM (kill, a session ending) stop the run
+    // between steps; both stay caught until the save is done, so a second
+    // signal cannot cut the save short (it is atomic anyway, see modelwriter.h).
     g_interrupted.store(false);
-    const auto previous = std::signal(SIGINT, onInterrupt);
+    const auto previousInt = std::signal(SIGINT, onInterrupt);
+    const auto previousTerm = std::signal(SIGTERM, onInterrupt);
     double lastLoss = 0, lastAccuracy = 0;
     const attn::TrainingOutcome outcome = trainer.run(&g_interrupted, [&](const attn::TrainingReport &r) {
         lastLoss = r.loss;
@@ -115,12 +119,14 @@ int runTrain(const TrainArgs &args)
         printLine(QJsonObject{{"step", r.step}, {"loss", r.loss}, {"accuracy", r.accuracy}, {"chance", chance},
                               {"lr", r.learningRate}, {"seconds", r.seconds}});
     });
-    std::signal(SIGINT, previous);
 
     const QJsonObject training{{"task", args.task},      {"steps", trainer.stepsDone()}, {"batch", s.batch},
                                {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
                                {"loss", lastLoss},       {"accuracy", lastAccuracy}};
-    if (!attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error))
+    const bool saved = attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error);
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+    if (!saved)
         return printError(error, ExitFailure);
     printLine(QJsonObject{{"steps", trainer.stepsDone()}, {"steps_per_second", outcome.stepsPerSecond},
                           {"loss", lastLoss}, {"accuracy", lastAccuracy}, {"stopped", outcome.stopped},

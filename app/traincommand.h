@@ -4,5 +4,5 @@
 struct TrainArgs;
 
 // Prints one JSON line per report and a last one holding "steps_per_second";
-// SIGINT stops the run and saves what was learned. Returns the exit code.
+// SIGINT or SIGTERM stops the run and saves what was learned (exit 0). Returns the exit code.
 int runTrain(const TrainArgs &args);

@@ -197,6 +197,18 @@ private slots:
         QTest::newRow("bert relative positions") << with(b, "position_embedding_type", QStringLiteral("relative_key"))
                                                  << "config.json: position_embedding_type \"relative_key\" is not "
                                                     "supported (absolute)";
+        // Found by fuzz_modelconfig: a name from the file went into the message as it was.
+        QTest::newRow("activation with a line break")
+            << with(b, "hidden_act", QStringLiteral("re\n") + QChar(0x2028) + QChar(0) + QStringLiteral("lu"))
+            << "config.json: hidden_act \"re???lu\" is not supported (gelu_new, gelu, gelu_pytorch_tanh, gelu_fast, "
+               "quick_gelu, relu, silu)";
+        QTest::newRow("activation very long") << with(g, "activation_function", QString(5000, QLatin1Char('x')))
+                                              << "config.json: activation_function \"" + QString(40, QLatin1Char('x'))
+                                                     + "…\" is not supported (gelu_new, gelu, gelu_pytorch_tanh, "
+                                                       "gelu_fast, quick_gelu, relu, silu)";
+        QTest::newRow("position type with a line break")
+            << with(b, "position_embedding_type", QStringLiteral("abs\r\nolute"))
+            << "config.json: position_embedding_type \"abs??olute\" is not supported (absolute)";
         QTest::newRow("bert eps negative") << with(b, "layer_norm_eps", -1) << "config.json: layer_norm_eps -1 must be positive";
     }
     void malformed()

@@ -1,14 +1,50 @@
 // `attention-explorer train` as a user runs it: JSON lines, the saved folder,
 // SIGINT, and bad options refused with one line.
 
+#include "learn/modelwriter.h"
+#include "learn/trainer.h"
 #include "model/modelloader.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QThread>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+
+namespace {
+
+QJsonObject trainingOf(const QString &dir)
+{
+    QFile f(dir + "/config.json");
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object().value("attention_explorer_training").toObject();
+}
+
+// An old model in DIR (seed 7, 5 steps) for a later run to replace.
+bool trainOldModel(const QString &dir)
+{
+    QProcess p;
+    p.start(QStringLiteral(ATTN_APP_PATH), {"train", "--task", "reverse", "--steps", "5", "--seed", "7", "-o", dir});
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0
+           && trainingOf(dir).value("seed").toString() == "7";
+}
+
+QStringList beside(const QString &dir)
+{
+    return QDir(QFileInfo(dir).absolutePath()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+}
+
+const QStringList kLongRun{"train", "--task", "reverse", "--steps", "1000000", "--seed", "8", "--report-every", "5"};
+
+} // namespace
 
 class TestTrainCli : public QObject
 {
@@ -57,6 +93,114 @@ private slots:
         QVERIFY2(attn::loadModel(dir, &error), qPrintable(error));
     }
 
+    // SIGINT and SIGTERM both stop the run between steps and save it in place
+    // of the old model: exit 0, the new folder whole, nothing left beside it.
+    void signalReplacesTheOldModel_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+    void signalReplacesTheOldModel()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("m"));
+        QVERIFY(trainOldModel(dir));
+        QProcess p;
+        p.start(QStringLiteral(ATTN_APP_PATH), kLongRun + QStringList{"-o", dir});
+        QVERIFY(p.waitForReadyRead(30000));
+        ::kill(pid_t(p.processId()), signal);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject last = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed().split('\n').last()).object();
+        QCOMPARE(last.value("stopped").toBool(), true);
+        QString error;
+        QVERIFY2(attn::loadModel(dir, &error), qPrintable(error));
+        QCOMPARE(trainingOf(dir).value("seed").toString(), QStringLiteral("8"));
+        QCOMPARE(trainingOf(dir).value("steps").toInt(), last.value("steps").toInt());
+        QCOMPARE(beside(dir), QStringList{"m"});
+    }
+
+    // A SIGTERM at any moment, from start-up (before the handler is in place,
+    // when it kills the process) to the save: DIR is the old model or the
+    // whole new one.
+    void signalAtAnyMomentLeavesAWholeModel()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("m"));
+        QVERIFY(trainOldModel(dir));
+        QRandomGenerator random(7); // fixed, so a failure can be replayed
+        int killed = 0, saved = 0;
+        for (int round = 0; round < 10; ++round) {
+            QProcess p;
+            p.start(QStringLiteral(ATTN_APP_PATH), kLongRun + QStringList{"-o", dir});
+            QVERIFY(p.waitForStarted(30000));
+            QThread::msleep(round < 5 ? random.bounded(0, 4) : random.bounded(0, 200));
+            ::kill(pid_t(p.processId()), SIGTERM);
+            QVERIFY(p.waitForFinished(30000));
+            const bool clean = p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+            QVERIFY2(clean || p.exitStatus() == QProcess::CrashExit, qPrintable(p.readAllStandardError()));
+            ++(clean ? saved : killed);
+            QString error;
+            QVERIFY2(attn::loadModel(dir, &error), qPrintable(error));
+            const QString seed = trainingOf(dir).value("seed").toString();
+            QVERIFY2(seed == "8" || (!clean && seed == "7"), qPrintable(seed));
+            QCOMPARE(beside(dir), QStringList{"m"});
+            if (seed == "8") // an old model again for the next round
+                QVERIFY(trainOldModel(dir));
+        }
+        qInfo("10 SIGTERMs: %d stopped and saved, %d came before the handler", saved, killed);
+    }
+
+    // The largest learning rate the option takes makes copy's loss explode
+    // (near step 450): exit 1, one line naming the step, and the weights of
+    // the step before the bad ones saved, byte for byte what the trainer
+    // gives when stopped there. Every size is given, so the comparison run
+    // below has the same settings (warm-up: the task's 50 steps).
+    void explodingLossKeepsTheLastGoodWeights()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("m"));
+        QProcess p;
+        p.start(QStringLiteral(ATTN_APP_PATH), {"train", "--task", "copy", "--lr", "1", "--steps", "2000", "--layers", "2",
+                                                "--heads", "2", "--d-model", "32", "--context", "16", "--batch", "16",
+                                                "--vocab", "8", "--seed", "1", "--report-every", "100", "-o", dir});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        const QString message = QString::fromUtf8(p.readAllStandardError());
+        static const QRegularExpression line(
+            "^attention-explorer: the loss became (\\S+) at step (\\d+); stopped with the weights of step (\\d+), "
+            "the last good ones \\(try a smaller --lr\\)\n$");
+        const QRegularExpressionMatch match = line.match(message);
+        QVERIFY2(match.hasMatch(), qPrintable(message));
+        const int badStep = match.captured(2).toInt(), kept = match.captured(3).toInt();
+        QCOMPARE(kept, badStep - 2);
+        QVERIFY(kept >= 50); // past the warm-up, so the run below matches
+        QString error;
+        QVERIFY2(attn::loadModel(dir, &error), qPrintable(error));
+        QCOMPARE(trainingOf(dir).value("steps").toInt(), kept);
+        const QJsonObject last = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed().split('\n').last()).object();
+        QCOMPARE(last.value("diverged").toBool(), true);
+        QCOMPARE(last.value("steps").toInt(), kept);
+
+        std::optional<attn::TrainingTask> task = attn::TrainingTask::synthetic(attn::TaskKind::Copy, 8, &error);
+        QVERIFY(task);
+        attn::TrainerSettings s;
+        s.layers = 2, s.heads = 2, s.dModel = 32, s.context = 16, s.batch = 16, s.learningRate = 1;
+        s.warmupSteps = 50, s.seed = 1, s.steps = kept;
+        attn::Trainer trainer(std::move(*task), s);
+        QVERIFY(!trainer.run(nullptr, {}).diverged);
+        const QString reference = tmp.filePath(QStringLiteral("reference"));
+        QVERIFY2(attn::saveModelFolder(trainer.model(), trainer.task().symbols(), {}, reference, &error),
+                 qPrintable(error));
+        QFile saved(dir + "/model.safetensors"), expected(reference + "/model.safetensors");
+        QVERIFY(saved.open(QIODevice::ReadOnly) && expected.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll() == expected.readAll());
+    }
+
     void badOptions_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -69,6 +213,16 @@ private slots:
                                          << "TMP/none.txt: cannot read (No such file or directory)";
         QTest::newRow("unwritable output") << QStringList{"--task", "copy", "-o", "TMP/no/such/m"}
                                            << "-o TMP/no/such/m: the folder TMP/no/such does not exist";
+        QTest::newRow("output is a file") << QStringList{"--task", "copy", "-o", "TMP/short.txt"}
+                                          << "-o TMP/short.txt: exists and is not a folder";
+        QTest::newRow("learning rate above 1") << QStringList{"--task", "copy", "--lr", "2", "-o", "OUT"}
+                                               << "--lr must be a number above 0 and at most 1";
+        QTest::newRow("unknown task") << QStringList{"--task", "nope", "-o", "OUT"}
+                                      << "--task nope: unknown task; use induction, copy, reverse, sort or text";
+        QTest::newRow("text task without --text") << QStringList{"--task", "text", "-o", "OUT"}
+                                                  << "--task text needs --text FILE";
+        QTest::newRow("zero steps") << QStringList{"--task", "copy", "--steps", "0", "-o", "OUT"}
+                                    << "--steps must be a whole number from 1 to 100000000";
         QTest::newRow("text shorter than the context")
             << QStringList{"--task", "text", "--text", "TMP/short.txt", "--context", "64", "-o", "OUT"}
             << "--context 64: the text has only 11 bytes; use a shorter context";

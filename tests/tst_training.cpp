@@ -10,9 +10,11 @@
 #include "model/modelloader.h"
 #include "tokenizers/tokenizerloader.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace attn;
@@ -209,20 +211,61 @@ private slots:
         QCOMPARE(o.steps, 0);
     }
 
+    // The loss of step N+1 is computed on the weights of step N: when it is
+    // not finite or explodes, those weights are bad too, and the model kept
+    // must be bit for bit a run stopped after step N-1.
+    void divergenceKeepsLastGoodWeights_data()
+    {
+        QTest::addColumn<double>("learningRate");
+        QTest::addColumn<int>("warmupSteps");
+        QTest::addColumn<double>("gradientClip");
+        QTest::newRow("1e6 at once, unclipped") << 1e6 << 0 << 0.0;
+        QTest::newRow("1e4 at once, unclipped") << 1e4 << 0 << 0.0;
+        QTest::newRow("ramping towards 1e4, clipped") << 1e4 << 1000000 << 1.0;
+    }
     void divergenceKeepsLastGoodWeights()
     {
+        QFETCH(double, learningRate);
+        QFETCH(int, warmupSteps);
+        QFETCH(double, gradientClip);
         TrainerSettings s = tinySettings();
-        s.learningRate = 1e4; // every Adam step moves each weight by about 1e4
-        s.warmupSteps = 0;
-        s.gradientClip = 0;
-        s.steps = 50;
+        s.learningRate = learningRate;
+        s.warmupSteps = warmupSteps;
+        s.gradientClip = gradientClip;
+        s.steps = 2000;
         Trainer t(task(TaskKind::Copy, 4), s);
         const TrainingOutcome o = t.run(nullptr, {});
         QVERIFY(o.diverged);
-        QVERIFY2(o.message.startsWith(QLatin1String("the loss became")), qPrintable(o.message));
+        const int kept = t.stepsDone();
+        QCOMPARE(o.steps, kept + 1); // the step that made the bad weights, undone
+        static const QRegularExpression line(QStringLiteral(
+            "^the loss became (\\S+) at step (\\d+); stopped with the weights of step (\\d+), the last good ones "
+            "\\(try a smaller --lr\\)$"));
+        const QRegularExpressionMatch match = line.match(o.message);
+        QVERIFY2(match.hasMatch(), qPrintable(o.message));
+        const double loss = match.captured(1).toDouble();
+        QVERIFY(!std::isfinite(loss) || match.captured(1) == "nan" || loss > 10);
+        QCOMPARE(match.captured(2).toInt(), kept + 2);
+        QCOMPARE(match.captured(3).toInt(), kept);
+        qInfo("lr %g: stopped at step %d, kept step %d (%s)", learningRate, kept + 2, kept, qPrintable(o.message));
+
         ModelParameters m = t.model();
         for (const ParameterTensor &p : parameterTensors(m))
             QVERIFY(p.values().allFinite());
+        if (kept == 0) {
+            QVERIFY(sameBits(t.model(), Trainer::initialModel(Trainer::configFor(s, t.task().vocab()), s.seed)));
+        } else {
+            TrainerSettings shorter = s;
+            shorter.steps = kept;
+            Trainer u(task(TaskKind::Copy, 4), shorter);
+            QVERIFY(!u.run(nullptr, {}).diverged);
+            QVERIFY(sameBits(t.model(), u.model()));
+        }
+        TrainerSettings oneMore = s;
+        oneMore.steps = kept + 1; // the bad weights, which must not be what was kept
+        Trainer v(task(TaskKind::Copy, 4), oneMore);
+        v.run(nullptr, {});
+        QVERIFY(!sameBits(t.model(), v.model()));
     }
 
     void reverseLossFalls();

@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <cstdio>
+#include <fcntl.h>
 
 namespace attn {
 namespace {
@@ -86,7 +88,44 @@ bool writeAll(const QString &folder, const ModelParameters &model, const std::ve
                                   error);
 }
 
+// Beside DIR while a save runs: the new folder being written, and (only
+// where folders cannot be swapped atomically) the old one moved aside.
+constexpr char kFreshSuffix[] = ".tmp-";
+constexpr char kOldSuffix[] = ".old-";
+
+bool exchangeFolders(const QString &a, const QString &b)
+{
+#ifdef RENAME_EXCHANGE
+    return ::renameat2(AT_FDCWD, QFile::encodeName(a).constData(), AT_FDCWD, QFile::encodeName(b).constData(),
+                       RENAME_EXCHANGE) == 0;
+#else
+    Q_UNUSED(a);
+    Q_UNUSED(b);
+    return false;
+#endif
+}
+
 } // namespace
+
+void recoverInterruptedSave(const QString &target)
+{
+    const QFileInfo info(target);
+    const QDir parent = info.absoluteDir();
+    const QString base = info.fileName();
+    for (const char *suffix : {kOldSuffix, kFreshSuffix}) {
+        const QString prefix = base + QLatin1String(suffix);
+        // Not a name filter: DIR's own name may hold * or [.
+        const QStringList names = parent.entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::NoSymLinks);
+        for (const QString &name : names) {
+            if (!name.startsWith(prefix) || name.size() != prefix.size() + 6)
+                continue;
+            const QString path = parent.filePath(name);
+            if (suffix == kOldSuffix && !QFileInfo::exists(target) && QDir().rename(path, target))
+                continue;
+            QDir(path).removeRecursively();
+        }
+    }
+}
 
 QJsonObject gpt2ConfigJson(const ModelConfig &c)
 {
@@ -134,34 +173,44 @@ bool saveModelFolder(const ModelParameters &model, const std::vector<unsigned ch
         return false;
     }
     const QString target = QFileInfo(dir).absoluteFilePath();
-    QTemporaryDir fresh(target + QStringLiteral(".tmp-XXXXXX"));
+    recoverInterruptedSave(target);
+    QTemporaryDir fresh(target + QLatin1String(kFreshSuffix) + QStringLiteral("XXXXXX"));
     if (!fresh.isValid()) {
         *error = QStringLiteral("%1: cannot create a folder beside it (%2)").arg(dir, fresh.errorString());
         return false;
     }
     if (!writeAll(fresh.path(), model, symbols, training, error))
         return false; // the temporary folder goes, the old one stays
-    // Move the old folder aside before the new one takes its name: a rename
-    // cannot replace a non-empty folder.
-    QString aside;
-    if (QFileInfo::exists(target)) {
-        QTemporaryDir old(target + QStringLiteral(".old-XXXXXX"));
-        aside = old.path();
-        old.remove();
-        if (aside.isEmpty() || !QDir().rename(target, aside)) {
-            *error = QStringLiteral("%1: cannot replace the folder").arg(dir);
+    if (!QFileInfo::exists(target)) {
+        if (!QDir().rename(fresh.path(), target)) {
+            *error = QStringLiteral("%1: cannot move the new model into place").arg(dir);
             return false;
         }
+        fresh.setAutoRemove(false);
+        return true;
+    }
+    // One atomic swap: at every moment DIR is the whole old model or the whole
+    // new one, even under kill -9. The old one then sits at the temporary name,
+    // which `fresh` removes.
+    if (exchangeFolders(fresh.path(), target))
+        return true;
+    // Filesystems without RENAME_EXCHANGE: move the old folder aside, then the
+    // new one in (a rename cannot replace a non-empty folder). A kill between
+    // the two leaves only DIR.old-*, which the next save puts back first.
+    QTemporaryDir old(target + QLatin1String(kOldSuffix) + QStringLiteral("XXXXXX"));
+    const QString aside = old.path();
+    old.remove();
+    if (aside.isEmpty() || !QDir().rename(target, aside)) {
+        *error = QStringLiteral("%1: cannot replace the folder").arg(dir);
+        return false;
     }
     if (!QDir().rename(fresh.path(), target)) {
-        if (!aside.isEmpty())
-            QDir().rename(aside, target);
+        QDir().rename(aside, target);
         *error = QStringLiteral("%1: cannot move the new model into place").arg(dir);
         return false;
     }
     fresh.setAutoRemove(false);
-    if (!aside.isEmpty())
-        QDir(aside).removeRecursively();
+    QDir(aside).removeRecursively();
     return true;
 }
 

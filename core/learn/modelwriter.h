@@ -14,12 +14,22 @@
 
 namespace attn {
 
-// The folder is written as DIR.tmp-XXXXXX beside DIR and renamed into place,
-// so a failure (or a kill) leaves any old DIR as it was. `symbols`: the byte
-// each token id stands for. `training` goes into config.json as
-// "attention_explorer_training". False and one line in `error` on failure.
+// The folder is written as DIR.tmp-XXXXXX beside DIR and swapped into place
+// in one atomic rename, so a failure or a kill (even kill -9) leaves DIR the
+// whole old model or the whole new one; what a killed save left beside DIR is
+// cleared by the next save (so two saves into one DIR must not run at once).
+// `symbols`: the byte each token id stands for. `training` goes into
+// config.json as "attention_explorer_training". False and one line in `error`
+// on failure.
 bool saveModelFolder(const ModelParameters &model, const std::vector<unsigned char> &symbols,
                      const QJsonObject &training, const QString &dir, QString *error);
+
+// Clears what a killed save left beside DIR: DIR.tmp-XXXXXX (a half-written
+// new model) goes; DIR.old-XXXXXX is the previous model when the kill came
+// between moving it aside and moving the new one in (only where folders
+// cannot be swapped atomically), so it takes DIR's place again if DIR is
+// missing, and goes otherwise. saveModelFolder calls it first.
+void recoverInterruptedSave(const QString &dir);
 
 // The config.json of `model` (Hugging Face GPT2Config fields).
 QJsonObject gpt2ConfigJson(const ModelConfig &config);

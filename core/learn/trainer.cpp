@@ -102,10 +102,14 @@ bool Trainer::step(double *loss, double *accuracy)
     if (!m_firstLoss)
         m_firstLoss = value;
     // "Exploding": far above where an untrained model starts.
+    // The weights of this loss are bad themselves: go back to those of the
+    // step before, the last whose loss was fine.
     if (!std::isfinite(value) || value > 4.0 * *m_firstLoss + 10.0) {
-        m_problem = QStringLiteral("the loss became %1 at step %2; stopped with the weights of step %3 "
-                                   "(try a smaller --lr)").arg(value).arg(stepsDone() + 1).arg(stepsDone());
+        const int bad = stepsDone();
         m_model = m_lastGood;
+        m_rolledBack = bad > 0 ? 1 : 0;
+        m_problem = QStringLiteral("the loss became %1 at step %2; stopped with the weights of step %3, "
+                                   "the last good ones (try a smaller --lr)").arg(value).arg(bad + 1).arg(stepsDone());
         return false;
     }
     m_lastGood = m_model;

@@ -63,7 +63,9 @@ public:
     static ModelParameters initialModel(const ModelConfig &config, std::uint64_t seed);
 
     // One step on a fresh batch. False when the loss or the gradients were not
-    // finite or the loss exploded: the parameters are then the last good ones.
+    // finite or the loss exploded: the parameters are then the last good ones
+    // (those of the step before, when the current weights gave the bad loss)
+    // and the run must end.
     bool step(double *loss = nullptr, double *accuracy = nullptr);
 
     // Steps until settings.steps are done, `stop` is set, or the run diverges;
@@ -73,7 +75,8 @@ public:
     const ModelParameters &model() const { return m_model; }
     const TrainingTask &task() const { return m_task; }
     const TrainerSettings &settings() const { return m_settings; }
-    int stepsDone() const { return m_optimiser.steps(); }
+    // Steps that made model(): after a bad loss, one fewer than the optimiser took.
+    int stepsDone() const { return m_optimiser.steps() - m_rolledBack; }
     double learningRate() const;
     const QString &problem() const { return m_problem; }
 
@@ -86,6 +89,7 @@ private:
     TrainingActivations<float> m_activations;
     std::optional<double> m_firstLoss;
     QString m_problem;
+    int m_rolledBack = 0;
 };
 
 } // namespace attn

@@ -25,7 +25,8 @@ QString shown(const QJsonValue &v)
         const bool cut = s.size() > 40;
         s = s.left(40);
         for (QChar &c : s)
-            if (c.category() == QChar::Other_Control)
+            if (c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line
+                || c.category() == QChar::Separator_Paragraph)
                 c = QLatin1Char('?');
         return QLatin1Char('"') + s + (cut ? QStringLiteral("…\"") : QStringLiteral("\""));
     }
@@ -109,9 +110,10 @@ public:
         const QString name = string(key, fallback);
         if (const auto a = activationFromName(name))
             return *a;
-        fail(QStringLiteral("%1 \"%2\" is not supported (gelu_new, gelu, gelu_pytorch_tanh, gelu_fast, quick_gelu, "
+        // shown(): a name from the file may hold a line break or be megabytes long.
+        fail(QStringLiteral("%1 %2 is not supported (gelu_new, gelu, gelu_pytorch_tanh, gelu_fast, quick_gelu, "
                             "relu, silu)")
-                 .arg(QLatin1String(key), name.left(40)));
+                 .arg(QLatin1String(key), shown(name)));
     }
 
 private:
@@ -162,7 +164,7 @@ ModelConfig parseBert(const Fields &f)
     c.layerNormEpsilon = f.positive("layer_norm_eps", 1.0, 1e-12);
     const QString positionType = f.string("position_embedding_type", QStringLiteral("absolute"));
     if (positionType != QLatin1String("absolute"))
-        Fields::fail(QStringLiteral("position_embedding_type \"%1\" is not supported (absolute)").arg(positionType.left(40)));
+        Fields::fail(QStringLiteral("position_embedding_type %1 is not supported (absolute)").arg(shown(positionType)));
     c.causal = f.boolean("is_decoder", false);
     c.tiedUnembedding = true;
     return c;
