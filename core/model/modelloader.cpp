@@ -23,22 +23,30 @@ public:
 
     bool has(const QString &name) const { return m_file.find(m_prefix + name) != nullptr; }
 
-    RowMatrix<float> matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
+    // F32 data as stored in the mapping (checked finite, not copied); any
+    // other dtype, or data the header left misaligned, converted into a copy.
+    WeightMatrix matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
     {
-        QString error;
-        std::optional<RowMatrixXf> m = m_file.matrix(m_prefix + name, rows, cols, &error);
-        if (!m)
-            throw LoadError{error};
-        return std::move(*m);
+        const TensorInfo *info = check(m_file.findMatrix(m_prefix + name, rows, cols, &m_error));
+        if (const float *inPlace = m_file.floatsInPlace(*info)) {
+            check(m_file.checkFinite(*info, inPlace, &m_error));
+            return WeightMatrix::mapped(inPlace, rows, cols, cols, m_file.storage());
+        }
+        RowMatrix<float> copy(rows, cols);
+        check(m_file.toFloat(*info, copy.data(), &m_error));
+        return copy;
     }
 
-    RowVector<float> vector(const QString &name, Eigen::Index size) const
+    WeightVector vector(const QString &name, Eigen::Index size) const
     {
-        QString error;
-        std::optional<Eigen::VectorXf> v = m_file.vector(m_prefix + name, size, &error);
-        if (!v)
-            throw LoadError{error};
-        return v->transpose();
+        const TensorInfo *info = check(m_file.findVector(m_prefix + name, size, &m_error));
+        if (const float *inPlace = m_file.floatsInPlace(*info)) {
+            check(m_file.checkFinite(*info, inPlace, &m_error));
+            return WeightVector::mapped(inPlace, 1, size, size, m_file.storage());
+        }
+        RowVector<float> copy(size);
+        check(m_file.toFloat(*info, copy.data(), &m_error));
+        return copy;
     }
 
     // GPT-2's Conv1D: [in, out] as stored, y = x W + b.
@@ -51,7 +59,7 @@ public:
     // nn.Linear: [out, in] in the file, transposed once here to [in, out].
     DenseParameters linear(const QString &name, int in, int out) const
     {
-        return DenseParameters{matrix(name + QLatin1String(".weight"), out, in).transpose(),
+        return DenseParameters{RowMatrix<float>(matrix(name + QLatin1String(".weight"), out, in).transpose()),
                                vector(name + QLatin1String(".bias"), out)};
     }
 
@@ -64,8 +72,17 @@ public:
     }
 
 private:
+    template<typename T>
+    T check(T ok) const
+    {
+        if (!ok)
+            throw LoadError{m_error};
+        return ok;
+    }
+
     const SafetensorsFile &m_file;
     QString m_prefix;
+    mutable QString m_error;
 };
 
 // The prefix the file uses: the one under which `probe` exists.
@@ -92,9 +109,9 @@ void loadGpt2(const SafetensorsFile &file, ModelParameters &p)
         b.norm1 = t.layerNorm(pre + QLatin1String("ln_1"), d);
         // c_attn's output columns are q | k | v (split(n_embd, dim=2)).
         const DenseParameters qkv = t.conv1d(pre + QLatin1String("attn.c_attn"), d, 3 * d);
-        b.query = DenseParameters{qkv.weight.leftCols(d), qkv.bias.head(d)};
-        b.key = DenseParameters{qkv.weight.middleCols(d, d), qkv.bias.segment(d, d)};
-        b.value = DenseParameters{qkv.weight.rightCols(d), qkv.bias.tail(d)};
+        b.query = DenseParameters{qkv.weight.columns(0, d), qkv.bias.columns(0, d)};
+        b.key = DenseParameters{qkv.weight.columns(d, d), qkv.bias.columns(d, d)};
+        b.value = DenseParameters{qkv.weight.columns(2 * d, d), qkv.bias.columns(2 * d, d)};
         b.attentionOutput = t.conv1d(pre + QLatin1String("attn.c_proj"), d, d);
         b.norm2 = t.layerNorm(pre + QLatin1String("ln_2"), d);
         b.mlpIn = t.conv1d(pre + QLatin1String("mlp.c_fc"), d, c.dFF);
