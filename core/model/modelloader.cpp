@@ -1,6 +1,7 @@
 #include "model/modelloader.h"
 
 #include "io/safetensorsfile.h"
+#include "io/shardedcheckpoint.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,38 +15,57 @@ struct LoadError
     QString message;
 };
 
+// Where a checkpoint's tensors are: one file, or the shards of an index.
+struct TensorSource
+{
+    QString name; // the file named in messages about the checkpoint as a whole
+    const SafetensorsFile *single = nullptr;
+    const ShardedCheckpoint *sharded = nullptr;
+
+    // The file to look for `name` in (the single file even when it lacks
+    // it, so that its own message says so); nullptr when no shard holds it.
+    const SafetensorsFile *fileOf(const QString &tensor) const { return single ? single : sharded->fileOf(tensor); }
+    bool has(const QString &tensor) const
+    {
+        const SafetensorsFile *file = fileOf(tensor);
+        return file && file->find(tensor);
+    }
+};
+
 // Reads tensors under one naming scheme, refusing the first one that is
 // missing or has the wrong shape or type (the reader's own message).
 class TensorReader
 {
 public:
-    TensorReader(const SafetensorsFile &file, QString prefix) : m_file(file), m_prefix(std::move(prefix)) {}
+    TensorReader(const TensorSource &source, QString prefix) : m_source(source), m_prefix(std::move(prefix)) {}
 
-    bool has(const QString &name) const { return m_file.find(m_prefix + name) != nullptr; }
+    bool has(const QString &name) const { return m_source.has(m_prefix + name); }
 
     // F32 data as stored in the mapping (checked finite, not copied); any
     // other dtype, or data the header left misaligned, converted into a copy.
     WeightMatrix matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
     {
-        const TensorInfo *info = check(m_file.findMatrix(m_prefix + name, rows, cols, &m_error));
-        if (const float *inPlace = m_file.floatsInPlace(*info)) {
-            check(m_file.checkFinite(*info, inPlace, &m_error));
-            return WeightMatrix::mapped(inPlace, rows, cols, cols, m_file.storage());
+        const SafetensorsFile &file = fileOf(m_prefix + name);
+        const TensorInfo *info = check(file.findMatrix(m_prefix + name, rows, cols, &m_error));
+        if (const float *inPlace = file.floatsInPlace(*info)) {
+            check(file.checkFinite(*info, inPlace, &m_error));
+            return WeightMatrix::mapped(inPlace, rows, cols, cols, file.storage());
         }
         RowMatrix<float> copy(rows, cols);
-        check(m_file.toFloat(*info, copy.data(), &m_error));
+        check(file.toFloat(*info, copy.data(), &m_error));
         return copy;
     }
 
     WeightVector vector(const QString &name, Eigen::Index size) const
     {
-        const TensorInfo *info = check(m_file.findVector(m_prefix + name, size, &m_error));
-        if (const float *inPlace = m_file.floatsInPlace(*info)) {
-            check(m_file.checkFinite(*info, inPlace, &m_error));
-            return WeightVector::mapped(inPlace, 1, size, size, m_file.storage());
+        const SafetensorsFile &file = fileOf(m_prefix + name);
+        const TensorInfo *info = check(file.findVector(m_prefix + name, size, &m_error));
+        if (const float *inPlace = file.floatsInPlace(*info)) {
+            check(file.checkFinite(*info, inPlace, &m_error));
+            return WeightVector::mapped(inPlace, 1, size, size, file.storage());
         }
         RowVector<float> copy(size);
-        check(m_file.toFloat(*info, copy.data(), &m_error));
+        check(file.toFloat(*info, copy.data(), &m_error));
         return copy;
     }
 
@@ -79,28 +99,34 @@ private:
             throw LoadError{m_error};
         return ok;
     }
+    const SafetensorsFile &fileOf(const QString &tensor) const
+    {
+        if (const SafetensorsFile *file = m_source.fileOf(tensor))
+            return *file;
+        throw LoadError{QStringLiteral("%1: no tensor %2").arg(m_source.name, quotedForMessage(tensor))};
+    }
 
-    const SafetensorsFile &m_file;
+    const TensorSource &m_source;
     QString m_prefix;
     mutable QString m_error;
 };
 
 // The prefix the file uses: the one under which `probe` exists.
-QString prefixOf(const SafetensorsFile &file, const QString &prefix, const QString &probe)
+QString prefixOf(const TensorSource &source, const QString &prefix, const QString &probe)
 {
-    if (file.find(probe))
+    if (source.has(probe))
         return QString();
-    if (file.find(prefix + probe))
+    if (source.has(prefix + probe))
         return prefix;
     throw LoadError{QStringLiteral("%1: no tensor \"%2\" (nor \"%3%2\"): not a checkpoint of this family")
-                        .arg(file.name(), probe, prefix)};
+                        .arg(source.name, probe, prefix)};
 }
 
-void loadGpt2(const SafetensorsFile &file, ModelParameters &p)
+void loadGpt2(const TensorSource &source, ModelParameters &p)
 {
     const ModelConfig &c = p.config;
     const int d = c.dModel;
-    const TensorReader t(file, prefixOf(file, QStringLiteral("transformer."), QStringLiteral("wte.weight")));
+    const TensorReader t(source, prefixOf(source, QStringLiteral("transformer."), QStringLiteral("wte.weight")));
     p.tokenEmbedding = t.matrix(QStringLiteral("wte.weight"), c.vocab, d);
     p.positionEmbedding = t.matrix(QStringLiteral("wpe.weight"), c.positions, d);
     for (int i = 0; i < c.layers; ++i) {
@@ -121,14 +147,14 @@ void loadGpt2(const SafetensorsFile &file, ModelParameters &p)
     p.finalNorm = t.layerNorm(QStringLiteral("ln_f"), d);
     // Tied (the default): Hugging Face points lm_head at wte whatever the file holds.
     if (!c.tiedUnembedding)
-        p.untiedUnembedding = TensorReader(file, QString()).matrix(QStringLiteral("lm_head.weight"), c.vocab, d);
+        p.untiedUnembedding = TensorReader(source, QString()).matrix(QStringLiteral("lm_head.weight"), c.vocab, d);
 }
 
-void loadBert(const SafetensorsFile &file, ModelParameters &p)
+void loadBert(const TensorSource &source, ModelParameters &p)
 {
     const ModelConfig &c = p.config;
     const int d = c.dModel;
-    const TensorReader t(file, prefixOf(file, QStringLiteral("bert."),
+    const TensorReader t(source, prefixOf(source, QStringLiteral("bert."),
                                         QStringLiteral("embeddings.word_embeddings.weight")));
     p.tokenEmbedding = t.matrix(QStringLiteral("embeddings.word_embeddings.weight"), c.vocab, d);
     p.positionEmbedding = t.matrix(QStringLiteral("embeddings.position_embeddings.weight"), c.positions, d);
@@ -149,7 +175,7 @@ void loadBert(const SafetensorsFile &file, ModelParameters &p)
     }
     // The MLM head (BertForMaskedLM, BertForPreTraining) is never prefixed;
     // its decoder.weight, when present, is the word embeddings again.
-    const TensorReader head(file, QStringLiteral("cls.predictions."));
+    const TensorReader head(source, QStringLiteral("cls.predictions."));
     if (head.has(QStringLiteral("transform.dense.weight"))) {
         MlmHeadParameters m;
         m.transform = head.linear(QStringLiteral("transform.dense"), d, d);
@@ -182,27 +208,38 @@ QByteArray readConfig(const QString &path, QString *error)
     return bytes;
 }
 
-} // namespace
-
-std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error)
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const TensorSource &source, QString *error)
 {
     ModelParameters p;
     p.config = config;
     try {
         if (config.family == ModelFamily::Gpt2)
-            loadGpt2(file, p);
+            loadGpt2(source, p);
         else
-            loadBert(file, p);
+            loadBert(source, p);
     } catch (const LoadError &e) {
         if (error)
             *error = e.message;
         return std::nullopt;
     } catch (const std::bad_alloc &) {
         if (error)
-            *error = QStringLiteral("%1: not enough memory for the weights").arg(file.name());
+            *error = QStringLiteral("%1: not enough memory for the weights").arg(source.name);
         return std::nullopt;
     }
     return p;
+}
+
+} // namespace
+
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error)
+{
+    return loadParameters(config, TensorSource{file.name(), &file, nullptr}, error);
+}
+
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const ShardedCheckpoint &checkpoint,
+                                              QString *error)
+{
+    return loadParameters(config, TensorSource{shardIndexName(), nullptr, &checkpoint}, error);
 }
 
 SharedModelParameters loadModel(const QString &folder, QString *error)
@@ -217,19 +254,26 @@ SharedModelParameters loadModel(const QString &folder, QString *error)
     if (!config)
         return nullptr;
     const QString weights = dir.filePath(QStringLiteral("model.safetensors"));
-    if (!QFileInfo(weights).isFile()) {
-        QString why;
-        if (dir.exists(QStringLiteral("model.safetensors.index.json")))
-            why = QStringLiteral(" (sharded checkpoints are not supported)");
-        else if (dir.exists(QStringLiteral("pytorch_model.bin")))
-            why = QStringLiteral(" (only pytorch_model.bin, which this program cannot read)");
-        err = QStringLiteral("model.safetensors: not found in %1%2").arg(QDir::toNativeSeparators(folder), why);
-        return nullptr;
+    std::optional<ModelParameters> parameters;
+    if (!QFileInfo(weights).isFile() && dir.exists(shardIndexName())) {
+        const std::optional<ShardedCheckpoint> shards = openShardedCheckpoint(folder, &err);
+        if (!shards)
+            return nullptr;
+        parameters = loadParameters(*config, *shards, &err);
+    } else {
+        if (!QFileInfo(weights).isFile()) {
+            const QString why = dir.exists(QStringLiteral("pytorch_model.bin"))
+                                    ? QStringLiteral(" (only pytorch_model.bin, which this program cannot read)")
+                                    : QString();
+            err = QStringLiteral("model.safetensors: not found in %1%2").arg(QDir::toNativeSeparators(folder), why);
+            return nullptr;
+        }
+        const std::optional<SafetensorsFile> file = SafetensorsFile::open(weights, &err);
+        if (!file)
+            return nullptr;
+        parameters = loadParameters(*config, *file, &err);
     }
-    std::optional<SafetensorsFile> file = SafetensorsFile::open(weights, &err);
-    if (!file)
-        return nullptr;
-    std::optional<ModelParameters> parameters = loadParameters(*config, *file, &err);
+    // The weights read in place keep their file mapped; the file objects may go.
     if (!parameters)
         return nullptr;
     return std::make_shared<const ModelParameters>(std::move(*parameters));
