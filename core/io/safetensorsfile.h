@@ -12,9 +12,10 @@
 // The header length need not be a multiple of 8, so tensor data may be
 // unaligned: mapped bytes are read as floats in place only where
 // floatsInPlace() has checked the alignment; otherwise conversion goes through memcpy.
-// While a SafetensorsFile is open the file must not be truncated by another
-// program (the mapping would fault); rewriting it through QSaveFile (a rename)
-// is safe, the mapping keeps the old contents.
+// While a SafetensorsFile, or a weight read in place from it (storage()), is
+// alive the file must not be truncated by another program (the mapping would
+// fault); rewriting it through QSaveFile or a new folder (a rename, as
+// saveModelFolder does) is safe, the mapping keeps the old contents.
 
 #include "io/tensorinfo.h"
 
