@@ -232,6 +232,26 @@ private slots:
         QVERIFY(fixtures::largestDifference(trace.nextToken->probabilities, expected) < 1e-6);
     }
 
+    // BERT: the embeddings and the vectors are read in place; nn.Linear's
+    // [out, in] weights are transposed into storage of their own once.
+    void bertTransposesOnlyItsLinearWeights()
+    {
+        QString error;
+        const SharedModelParameters model = loadModel(fixtures::modelDir("bert-f32"), &error);
+        QVERIFY2(model, qPrintable(error));
+        QVERIFY(model->tokenEmbedding.isMapped());
+        QVERIFY(model->positionEmbedding.isMapped());
+        QVERIFY(model->tokenTypeEmbedding.isMapped());
+        QVERIFY(model->embeddingNorm.weight.isMapped());
+        for (const BlockParameters &b : model->blocks) {
+            for (const DenseParameters *d : {&b.query, &b.key, &b.value, &b.attentionOutput, &b.mlpIn, &b.mlpOut}) {
+                QVERIFY(!d->weight.isMapped());
+                QVERIFY(d->bias.isMapped());
+            }
+            QVERIFY(b.norm1.bias.isMapped());
+        }
+    }
+
     // A NaN read in place is refused exactly as one that is converted.
     void nonFiniteInPlaceIsRefused()
     {
