@@ -43,6 +43,8 @@ for name, x in t.items():
     header[name] = {"dtype": "F32", "shape": list(x.shape), "data_offsets": [offset, offset + x.nbytes]}
     offset += x.nbytes
 h = json.dumps(header).encode()
+# Padded with spaces to a multiple of 8, as the safetensors writer does, so the data is float-aligned.
+h += b" " * (-len(h) % 8)
 with open(os.path.join(a.out, "model.safetensors"), "wb") as f:
     f.write(struct.pack("<Q", len(h)) + h)
     for x in t.values():

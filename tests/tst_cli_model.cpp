@@ -460,6 +460,12 @@ void TestCliModel::bench()
     QVERIFY(out["min_ms"].toDouble() > 0 && out["min_ms"].toDouble() <= out["median_ms"].toDouble());
     QVERIFY(out["gflops"].toDouble() > 0 && out["sgemm_gflops"].toDouble() > 0 && out["peak_rss_mib"].toDouble() > 0);
     QVERIFY(std::fabs(out["next_token_probability_sum"].toDouble() - 1.0) < 1e-5);
+    // Opening: the folder read, then the first pass, with the memory each left resident.
+    QVERIFY(out["open_ms"].toDouble() > 0 && out["first_forward_ms"].toDouble() > 0);
+    QCOMPARE(out["first_result_ms"].toDouble(), out["open_ms"].toDouble() + out["first_forward_ms"].toDouble());
+    QVERIFY(out["open_peak_rss_mib"].toDouble() > 0);
+    QVERIFY(out["open_peak_rss_mib"].toDouble() <= out["first_result_peak_rss_mib"].toDouble());
+    QVERIFY(out["first_result_peak_rss_mib"].toDouble() <= out["peak_rss_mib"].toDouble());
     const QJsonObject eight = parse(runApp({"bench", "--model", m_dir.filePath("bert-f32"), "--tokens", "8",
                                             "--repeat", "1"}));
     QCOMPARE(eight["tokens"].toInt(), 8);

@@ -435,8 +435,8 @@ private slots:
         QTest::newRow("only pytorch_model.bin")
             << QStringList{"config.json", "pytorch_model.bin"}
             << "model.safetensors: not found in DIR (only pytorch_model.bin, which this program cannot read)";
-        QTest::newRow("sharded") << QStringList{"config.json", "model.safetensors.index.json"}
-                                 << "model.safetensors: not found in DIR (sharded checkpoints are not supported)";
+        QTest::newRow("sharded, empty index") << QStringList{"config.json", "model.safetensors.index.json="}
+                                              << "model.safetensors.index.json: not valid JSON: illegal value at byte 0";
         QTest::newRow("empty config") << QStringList{"config.json=", "model.safetensors"} << "config.json: empty";
         QTest::newRow("empty weights") << QStringList{"config.json", "model.safetensors="}
                                        << "model.safetensors: PREFIX";

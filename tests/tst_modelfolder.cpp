@@ -101,6 +101,13 @@ void TestModelFolder::cacheEntry()
         QVERIFY(config.open(QIODevice::ReadOnly));
         QCOMPARE(config.readAll(), QByteArray("contents of config.json"));
     }
+    // A sharded checkpoint: the index stands for the weights (the loader checks its shards).
+    const QString sharded = makeEntry(dir.filePath("hub"), "models--org--sharded",
+                                      {"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors"});
+    QString shardedError;
+    const std::optional<ModelFiles> shardedFiles = resolveModelFolder(sharded, &shardedError);
+    QVERIFY2(shardedFiles, qPrintable(shardedError));
+    QCOMPARE(shardedFiles->weights, sharded + "/snapshots/" + kHash + "/model.safetensors.index.json");
     // refs/main as git writes it elsewhere, with a final newline.
     QVERIFY(writeFile(entry + "/refs/main", kHash.toLatin1() + '\n'));
     QString error;
@@ -123,10 +130,8 @@ void TestModelFolder::broken_data()
                                          << "DIR: no model.safetensors (pytorch_model.bin is not supported; convert it to safetensors)";
     QTest::newRow("TensorFlow only") << QStringList{"config.json", "tf_model.h5"} << hash << true
                                      << "SNAP: no model.safetensors (TensorFlow and Flax weights are not supported; convert them to safetensors)";
-    QTest::newRow("sharded") << QStringList{"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors"}
-                             << hash << true
-                             << "SNAP: model.safetensors.index.json: checkpoints sharded into several files are not supported; "
-                                "merge them into one model.safetensors";
+    QTest::newRow("dangling shard index") << QStringList{"config.json", "model.safetensors.index.json!"} << hash << true
+                                          << "SNAP: model.safetensors.index.json is a symbolic link to BLOB, which is missing (an unfinished download?)";
     QTest::newRow("refs/main names a missing snapshot") << kGpt2Files << QByteArray("0123abcd") << true
                                                         << "DIR: refs/main names snapshot 0123abcd, which is missing";
     QTest::newRow("refs/main climbs out") << kGpt2Files << QByteArray("../../../etc") << true

@@ -1,5 +1,7 @@
 #include "io/modelfolder.h"
 
+#include "io/shardedcheckpoint.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -108,12 +110,12 @@ std::optional<ModelFiles> resolveModelFolder(const QString &path, QString *error
         *error = QStringLiteral("%1: no config.json").arg(shown);
         return std::nullopt;
     }
+    // Sharded: the index stands for the weights (its shards are checked by the loader).
+    if (files.weights.isEmpty() && !find(shardIndexName(), &files.weights))
+        return std::nullopt;
     if (files.weights.isEmpty()) {
         const auto has = [&](const char *name) { return QFileInfo::exists(dir.filePath(QLatin1String(name))); };
-        if (has("model.safetensors.index.json"))
-            *error = QStringLiteral("%1: model.safetensors.index.json: checkpoints sharded into several files are not "
-                                    "supported; merge them into one model.safetensors").arg(shown);
-        else if (has("pytorch_model.bin") || has("pytorch_model.bin.index.json"))
+        if (has("pytorch_model.bin") || has("pytorch_model.bin.index.json"))
             *error = QStringLiteral("%1: no model.safetensors (pytorch_model.bin is not supported; convert it to safetensors)").arg(shown);
         else if (has("tf_model.h5") || has("flax_model.msgpack"))
             *error = QStringLiteral("%1: no model.safetensors (TensorFlow and Flax weights are not supported; convert "

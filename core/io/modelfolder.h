@@ -15,7 +15,7 @@ struct ModelFiles
 {
     QString folder;          // the folder read (the snapshot, for a cache entry)
     QString config;          // config.json
-    QString weights;         // model.safetensors
+    QString weights;         // model.safetensors, or model.safetensors.index.json when sharded
     QString vocabJson;       // GPT-2 byte-level BPE: vocab.json + merges.txt
     QString merges;
     QString tokenizerJson;   // tokenizer.json (either family)
@@ -26,8 +26,7 @@ struct ModelFiles
 // Resolves `path` to the files of one model. Refuses, with one line naming
 // the folder ("DIR: no config.json", "DIR: refs/main names snapshot X, which
 // is missing", "DIR: no model.safetensors (pytorch_model.bin is not
-// supported; convert it to safetensors)", a dangling symbolic link, a sharded
-// checkpoint, ...). Only looks at names and links: the files' contents are
+// supported; convert it to safetensors)", a dangling symbolic link, ...). Only looks at names and links: the files' contents are
 // checked by their readers.
 std::optional<ModelFiles> resolveModelFolder(const QString &path, QString *error);
 

@@ -3,6 +3,7 @@
 #include "io/safetensorsfile.h"
 
 #include <QtEndian>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -77,26 +78,53 @@ bool SafetensorsFile::toFloat(const TensorInfo &info, float *dst, QString *error
     default:
         break;
     }
-    for (qint64 i = 0; i < n; ++i) {
-        if (!std::isfinite(dst[i])) {
-            const QString what = std::isnan(dst[i]) ? QStringLiteral("NaN")
+    return checkFinite(info, dst, error);
+}
+
+bool SafetensorsFile::checkFinite(const TensorInfo &info, const float *values, QString *error) const
+{
+    // A pass the compiler vectorises first (the check reads every weight of
+    // the checkpoint): a float is finite when its exponent bits are not all ones.
+    quint32 largestMagnitude = 0;
+    for (qint64 i = 0; i < info.elements; ++i) {
+        quint32 bits;
+        std::memcpy(&bits, values + i, sizeof bits);
+        largestMagnitude = std::max(largestMagnitude, bits & 0x7fffffffu);
+    }
+    if (largestMagnitude < 0x7f800000u)
+        return true;
+    for (qint64 i = 0; i < info.elements; ++i) {
+        if (!std::isfinite(values[i])) {
+            const QString what = std::isnan(values[i]) ? QStringLiteral("NaN")
                                  : info.dtype == Dtype::F64 ? QStringLiteral("beyond the float range")
                                                             : QStringLiteral("infinite");
-            *error = fail(QStringLiteral("%1: element %2 %3 is %4 (weights must be finite)")
-                              .arg(tensor).arg(i).arg(indexText(info.shape, i), what));
+            *error = fail(QStringLiteral("tensor %1: element %2 %3 is %4 (weights must be finite)")
+                              .arg(quotedForMessage(info.name)).arg(i).arg(indexText(info.shape, i), what));
             return false;
         }
     }
     return true;
 }
 
-std::optional<RowMatrixXf> SafetensorsFile::matrix(const QString &name, Eigen::Index rows, Eigen::Index cols,
-                                                   QString *error) const
+const float *SafetensorsFile::floatsInPlace(const TensorInfo &info) const
+{
+    const qint64 dataSize = m_size - 8 - m_headerLength;
+    if (info.dtype != Dtype::F32 || info.begin < 0 || info.end > dataSize || info.elements <= 0
+        || info.end - info.begin != info.elements * qint64(sizeof(float)))
+        return nullptr;
+    const uchar *src = m_base + 8 + m_headerLength + info.begin;
+    if (reinterpret_cast<quintptr>(src) % alignof(float) != 0)
+        return nullptr;
+    return reinterpret_cast<const float *>(src);
+}
+
+const TensorInfo *SafetensorsFile::findMatrix(const QString &name, Eigen::Index rows, Eigen::Index cols,
+                                              QString *error) const
 {
     const TensorInfo *info = find(name);
     if (!info) {
         *error = fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)));
-        return std::nullopt;
+        return nullptr;
     }
     const bool shapeOk = info->rank() == 2 && (rows < 0 || info->shape[0] == rows) && (cols < 0 || info->shape[1] == cols);
     if (!shapeOk) {
@@ -104,27 +132,44 @@ std::optional<RowMatrixXf> SafetensorsFile::matrix(const QString &name, Eigen::I
                                                             cols < 0 ? QStringLiteral("any") : QString::number(cols));
         *error = fail(QStringLiteral("tensor %1: shape %2, expected %3")
                           .arg(quotedForMessage(name), shapeText(info->shape), want));
-        return std::nullopt;
+        return nullptr;
     }
+    return info;
+}
+
+std::optional<RowMatrixXf> SafetensorsFile::matrix(const QString &name, Eigen::Index rows, Eigen::Index cols,
+                                                   QString *error) const
+{
+    const TensorInfo *info = findMatrix(name, rows, cols, error);
+    if (!info)
+        return std::nullopt;
     RowMatrixXf out(info->shape[0], info->shape[1]);
     if (!toFloat(*info, out.data(), error))
         return std::nullopt;
     return out;
 }
 
-std::optional<Eigen::VectorXf> SafetensorsFile::vector(const QString &name, Eigen::Index size, QString *error) const
+const TensorInfo *SafetensorsFile::findVector(const QString &name, Eigen::Index size, QString *error) const
 {
     const TensorInfo *info = find(name);
     if (!info) {
         *error = fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)));
-        return std::nullopt;
+        return nullptr;
     }
     if (info->rank() != 1 || (size >= 0 && info->shape[0] != size)) {
         *error = fail(QStringLiteral("tensor %1: shape %2, expected [%3]")
                           .arg(quotedForMessage(name), shapeText(info->shape),
                                size < 0 ? QStringLiteral("any") : QString::number(size)));
-        return std::nullopt;
+        return nullptr;
     }
+    return info;
+}
+
+std::optional<Eigen::VectorXf> SafetensorsFile::vector(const QString &name, Eigen::Index size, QString *error) const
+{
+    const TensorInfo *info = findVector(name, size, error);
+    if (!info)
+        return std::nullopt;
     Eigen::VectorXf out(info->shape[0]);
     if (!toFloat(*info, out.data(), error))
         return std::nullopt;

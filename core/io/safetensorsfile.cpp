@@ -78,16 +78,18 @@ std::optional<SafetensorsFile> SafetensorsFile::open(const QString &path, QStrin
 {
     SafetensorsFile file;
     file.m_name = QFileInfo(path).fileName();
-    file.m_file = std::make_unique<QFile>(path);
-    if (!file.m_file->open(QIODevice::ReadOnly)) {
-        *error = file.fail(QStringLiteral("cannot open: %1").arg(file.m_file->errorString()));
+    // The mapping lives as long as the QFile: shared with every weight read in place.
+    const auto mapped = std::make_shared<QFile>(path);
+    file.m_storage = mapped;
+    if (!mapped->open(QIODevice::ReadOnly)) {
+        *error = file.fail(QStringLiteral("cannot open: %1").arg(mapped->errorString()));
         return std::nullopt;
     }
-    file.m_size = file.m_file->size();
+    file.m_size = mapped->size();
     if (file.m_size >= 8) {
-        file.m_base = file.m_file->map(0, file.m_size);
+        file.m_base = mapped->map(0, file.m_size);
         if (!file.m_base) {
-            *error = file.fail(QStringLiteral("cannot map the file: %1").arg(file.m_file->errorString()));
+            *error = file.fail(QStringLiteral("cannot map the file: %1").arg(mapped->errorString()));
             return std::nullopt;
         }
     }
@@ -100,9 +102,10 @@ std::optional<SafetensorsFile> SafetensorsFile::fromBytes(const QByteArray &byte
 {
     SafetensorsFile file;
     file.m_name = name;
-    file.m_bytes = bytes;
-    file.m_base = reinterpret_cast<const uchar *>(file.m_bytes.constData());
-    file.m_size = file.m_bytes.size();
+    const auto kept = std::make_shared<const QByteArray>(bytes);
+    file.m_storage = kept;
+    file.m_base = reinterpret_cast<const uchar *>(kept->constData());
+    file.m_size = kept->size();
     if (!file.parse(error))
         return std::nullopt;
     return file;

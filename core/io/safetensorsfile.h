@@ -9,11 +9,13 @@
 // allocation of a size the header merely claims.
 //
 // Layout (little-endian): u64 N, N bytes of UTF-8 JSON, then the data buffer.
-// Mapped bytes are never cast to float*: the header length need not be a
-// multiple of 8, so tensor data may be unaligned; conversion goes through memcpy.
-// While a SafetensorsFile is open the file must not be truncated by another
-// program (the mapping would fault); rewriting it through QSaveFile (a rename)
-// is safe, the mapping keeps the old contents.
+// The header length need not be a multiple of 8, so tensor data may be
+// unaligned: mapped bytes are read as floats in place only where
+// floatsInPlace() has checked the alignment; otherwise conversion goes through memcpy.
+// While a SafetensorsFile, or a weight read in place from it (storage()), is
+// alive the file must not be truncated by another program (the mapping would
+// fault); rewriting it through QSaveFile or a new folder (a rename, as
+// saveModelFolder does) is safe, the mapping keeps the old contents.
 
 #include "io/tensorinfo.h"
 
@@ -26,8 +28,6 @@
 #include <memory>
 #include <optional>
 #include <vector>
-
-class QFile;
 
 namespace attn {
 
@@ -70,8 +70,20 @@ public:
     // Header length N as stored in the first 8 bytes.
     qint64 headerLength() const { return m_headerLength; }
 
-    // The tensor's bytes inside the mapping (valid while this object lives).
+    // The tensor's bytes inside the mapping (valid while this object or a
+    // copy of storage() lives).
     QByteArrayView rawBytes(const TensorInfo &info) const;
+    // Keeps the mapping (or the bytes given to fromBytes) alive after this
+    // object is gone: what a weight read in place holds on to.
+    std::shared_ptr<const void> storage() const { return m_storage; }
+
+    // The F32 tensor's values where they can be read as floats without a copy:
+    // inside the mapping and aligned for float. nullptr for any other dtype
+    // and for data that an odd header length left misaligned.
+    const float *floatsInPlace(const TensorInfo &info) const;
+    // Refuses, as toFloat does, the first NaN or infinity among the tensor's
+    // info.elements values at `values`.
+    bool checkFinite(const TensorInfo &info, const float *values, QString *error) const;
 
     // Converts the tensor's info.elements values (F32, F16, BF16 or F64) to
     // float in row-major order into dst. Refuses, with a message naming the
@@ -79,8 +91,13 @@ public:
     // float range), and non-floating dtypes.
     bool toFloat(const TensorInfo &info, float *dst, QString *error) const;
 
-    // The named 2-D tensor. `rows`/`cols` are the expected shape; -1 accepts
-    // any. Missing tensor, other rank or shape: nothing, and a one-line error.
+    // The named 2-D tensor's entry if it has this shape (`rows`/`cols`; -1
+    // accepts any); else nullptr and a one-line error (missing, other rank or shape).
+    const TensorInfo *findMatrix(const QString &name, Eigen::Index rows, Eigen::Index cols, QString *error) const;
+    // The named 1-D tensor's entry if it has `size` elements (-1: any).
+    const TensorInfo *findVector(const QString &name, Eigen::Index size, QString *error) const;
+
+    // The named 2-D tensor converted (as findMatrix, then toFloat).
     std::optional<RowMatrixXf> matrix(const QString &name, Eigen::Index rows, Eigen::Index cols,
                                       QString *error) const;
     // The named 1-D tensor of `size` elements (-1: any).
@@ -92,8 +109,7 @@ private:
     QString fail(const QString &what) const;
 
     QString m_name;
-    std::unique_ptr<QFile> m_file; // owns the mapping when opened from a file
-    QByteArray m_bytes;            // owns the bytes when made fromBytes
+    std::shared_ptr<const void> m_storage; // the QFile owning the mapping, or the bytes of fromBytes
     const uchar *m_base = nullptr;
     qint64 m_size = 0;
     qint64 m_headerLength = 0;

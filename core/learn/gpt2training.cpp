@@ -10,15 +10,10 @@ namespace {
 
 // The float weights as S: no copy for float, a converted temporary for the
 // double gradient checks.
-template<typename S>
-decltype(auto) as(const RowMatrix<float> &m)
+template<typename S, typename Plain, typename Stride>
+decltype(auto) as(const Weights<Plain, Stride> &w)
 {
-    return m.template cast<S>();
-}
-template<typename S>
-decltype(auto) as(const RowVector<float> &v)
-{
-    return v.template cast<S>();
+    return w.template cast<S>();
 }
 
 double attentionScale(const ModelConfig &c, int layer)
@@ -27,15 +22,10 @@ double attentionScale(const ModelConfig &c, int layer)
     return c.scaleByInverseLayerIndex ? scale / double(layer + 1) : scale;
 }
 
-template<typename S, typename G>
-void addTo(RowMatrix<float> &target, const G &gradient)
+template<typename S, typename Plain, typename Stride, typename G>
+void addTo(Weights<Plain, Stride> &target, const G &gradient)
 {
-    target += gradient.template cast<float>();
-}
-template<typename S, typename G>
-void addTo(RowVector<float> &target, const G &gradient)
-{
-    target += gradient.template cast<float>();
+    target.writable() += gradient.template cast<float>();
 }
 
 template<typename S>
@@ -183,8 +173,14 @@ ModelParameters zeroGpt2(const ModelConfig &c)
 std::vector<ParameterTensor> parameterTensors(ModelParameters &m)
 {
     std::vector<ParameterTensor> t;
-    auto matrix = [&](const QString &name, RowMatrix<float> &x) { t.push_back({name, x.data(), x.rows(), x.cols(), true}); };
-    auto vector = [&](const QString &name, RowVector<float> &x) { t.push_back({name, x.data(), 1, x.cols(), false}); };
+    auto matrix = [&](const QString &name, WeightMatrix &w) {
+        RowMatrix<float> &x = w.writable();
+        t.push_back({name, x.data(), x.rows(), x.cols(), true});
+    };
+    auto vector = [&](const QString &name, WeightVector &w) {
+        RowVector<float> &x = w.writable();
+        t.push_back({name, x.data(), 1, x.cols(), false});
+    };
     matrix(QStringLiteral("wte.weight"), m.tokenEmbedding);
     matrix(QStringLiteral("wpe.weight"), m.positionEmbedding);
     for (std::size_t l = 0; l < m.blocks.size(); ++l) {

@@ -56,7 +56,8 @@ ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
     // size, biases 0, norms 1.
     ModelParameters m = zeroGpt2(c);
     SplitMix64 rng(seed);
-    auto fill = [&](RowMatrix<float> &w, double limit) {
+    auto fill = [&](WeightMatrix &weight, double limit) {
+        RowMatrix<float> &w = weight.writable();
         for (Eigen::Index i = 0; i < w.size(); ++i)
             w.data()[i] = float(rng.nextSymmetric(limit));
     };
@@ -65,14 +66,14 @@ ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
     fill(m.positionEmbedding, uniformForStd / std::sqrt(double(c.dModel)));
     const double residual = 1.0 / std::sqrt(2.0 * c.layers);
     for (BlockParameters &b : m.blocks) {
-        b.norm1.weight.setOnes();
-        b.norm2.weight.setOnes();
+        b.norm1.weight.writable().setOnes();
+        b.norm2.weight.writable().setOnes();
         for (DenseParameters *d : {&b.query, &b.key, &b.value, &b.mlpIn})
             fill(d->weight, 1.0 / std::sqrt(double(d->weight.rows())));
         fill(b.attentionOutput.weight, residual / std::sqrt(double(c.dModel)));
         fill(b.mlpOut.weight, residual / std::sqrt(double(c.dFF)));
     }
-    m.finalNorm.weight.setOnes();
+    m.finalNorm.weight.writable().setOnes();
     return m;
 }
 

@@ -84,7 +84,7 @@ Matrix feedForward(const ModelParameters &model, const BlockParameters &b, const
 }
 
 // The logits of one position against the (tied) unembedding, as probabilities.
-TokenPrediction predict(const RowMatrix<float> &unembedding, const RowVector<float> &h, const RowVector<float> *bias,
+TokenPrediction predict(const WeightMatrix &unembedding, const RowVector<float> &h, const WeightVector *bias,
                         int position)
 {
     RowVector<float> logits(unembedding.rows());

@@ -9,11 +9,13 @@
 namespace attn {
 
 class SafetensorsFile;
+struct ShardedCheckpoint;
 
 // config.json larger than this is refused before it is read (real ones are about 1 KB).
 constexpr qint64 kMaxConfigBytes = 1024 * 1024;
 
-// Reads DIR/config.json and DIR/model.safetensors. On failure returns null and
+// Reads DIR/config.json and DIR/model.safetensors, or, when there is no
+// model.safetensors, DIR/model.safetensors.index.json and its shards. On failure returns null and
 // sets `error` to one line naming the file and what is wrong in it, e.g.
 //   model.safetensors: no tensor "h.1.ln_2.weight"
 // Nothing is allocated for a tensor before its shape has been checked
@@ -25,5 +27,8 @@ SharedModelParameters loadModel(const QString &folder, QString *error);
 // not use (h.N.attn.bias, pooler.*, lm_head.weight when tied, ...) are ignored;
 // old BERT checkpoints' LayerNorm gamma/beta are read as weight/bias.
 std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error);
+// The same from the shards of an index (a missing tensor is named against the index).
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const ShardedCheckpoint &checkpoint,
+                                              QString *error);
 
 } // namespace attn

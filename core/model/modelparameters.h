@@ -5,10 +5,13 @@
 // GPT-2's Conv1D weights as the file holds them (c_attn split into q | k | v),
 // BERT's nn.Linear weights ([out, in] in the file) transposed once at load.
 // A model is shared as std::shared_ptr<const ModelParameters>: documents, undo
-// steps and worker runs hold the pointer, never a copy of the weights.
+// steps and worker runs hold the pointer, never a copy of the weights. F32
+// tensors are not copied at load either: each Weights maps the checkpoint's
+// bytes (see model/weights.h), and the mapping lives as long as they do.
 
 #include "model/modelconfig.h"
 #include "model/modeltypes.h"
+#include "model/weights.h"
 
 #include <memory>
 #include <optional>
@@ -18,14 +21,14 @@ namespace attn {
 
 struct DenseParameters
 {
-    RowMatrix<float> weight; // [in, out]
-    RowVector<float> bias;   // [out]
+    WeightMatrix weight; // [in, out]
+    WeightVector bias;   // [out]
 };
 
 struct LayerNormParameters
 {
-    RowVector<float> weight; // gamma
-    RowVector<float> bias;   // beta
+    WeightVector weight; // gamma
+    WeightVector bias;   // beta
 };
 
 struct BlockParameters
@@ -45,24 +48,24 @@ struct MlmHeadParameters
 {
     DenseParameters transform;      // transform.dense
     LayerNormParameters norm;       // transform.LayerNorm
-    RowVector<float> decoderBias;   // cls.predictions.bias [vocab]
+    WeightVector decoderBias;       // cls.predictions.bias [vocab]
 };
 
 struct ModelParameters
 {
     ModelConfig config;
-    RowMatrix<float> tokenEmbedding;    // [vocab, d_model]: wte / word_embeddings
-    RowMatrix<float> positionEmbedding; // [positions, d_model]: wpe / position_embeddings
-    RowMatrix<float> tokenTypeEmbedding; // BERT [type_vocab, d_model]; empty for GPT-2
+    WeightMatrix tokenEmbedding;     // [vocab, d_model]: wte / word_embeddings
+    WeightMatrix positionEmbedding;  // [positions, d_model]: wpe / position_embeddings
+    WeightMatrix tokenTypeEmbedding; // BERT [type_vocab, d_model]; empty for GPT-2
     LayerNormParameters embeddingNorm;   // BERT embeddings.LayerNorm
     std::vector<BlockParameters> blocks;
     LayerNormParameters finalNorm;       // GPT-2 ln_f
     // GPT-2 with tie_word_embeddings false: lm_head.weight [vocab, d_model].
     // Empty when tied: the logits then come from tokenEmbedding.
-    RowMatrix<float> untiedUnembedding;
+    WeightMatrix untiedUnembedding;
     std::optional<MlmHeadParameters> mlm;
 
-    const RowMatrix<float> &unembedding() const
+    const WeightMatrix &unembedding() const
     {
         return untiedUnembedding.size() > 0 ? untiedUnembedding : tokenEmbedding;
     }
