@@ -412,6 +412,9 @@ private slots:
             f.actions()->rolloutDock()->raise();
             QTest::qWait(50);
             QVERIFY(f.window.grab().save(shots));
+            NextTokenView *next = f.actions()->nextTokens();
+            next->resize(320, 420);
+            QVERIFY(next->grab().save(QString(shots).replace(QLatin1String(".png"), QLatin1String("-next.png"))));
         }
         f.actions()->closeModel();
         QVERIFY(!toggle->isEnabled());

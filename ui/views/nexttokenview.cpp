@@ -135,15 +135,17 @@ void NextTokenView::paintEvent(QPaintEvent *)
         p.drawText(QRectF(labelLeft, bar.top(), labelWidth, bar.height()), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(visible(g.text), Qt::ElideRight, int(labelWidth)));
         p.fillRect(bar, palette().color(QPalette::Highlight));
+        double textLeft = bar.right() + 4;
         if (g.before >= 0) {
-            // Where the bar ended before: a tick across it.
+            // Where the bar ended before: a tick across it (the numbers start after both).
             const double x = bar.left() + full * std::clamp(g.before, 0.0, 1.0);
             p.setPen(QPen(palette().color(QPalette::Text), 2));
             p.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
+            textLeft = std::max(textLeft, x + 5);
         }
         p.setPen(changeColor(g, palette()));
-        p.drawText(QRectF(bar.right() + 4, bar.top(), width() - bar.right() - 4, bar.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, change(g));
+        p.drawText(QRectF(textLeft, bar.top(), width() - textLeft, bar.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   change(g));
     }
     if (m_movers.empty())
         return;
