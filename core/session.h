@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace attn {
 
@@ -33,11 +35,14 @@ struct ModelReference
     int layer = 0;
     int head = 0;     // -1: the average of the layer's heads
     int query = 0;
+    // Heads switched off, as (layer, head) pairs, sorted and without repeats
+    // (the "ablated" list, as `compute --model --ablate` writes it).
+    std::vector<std::pair<int, int>> ablated;
 
     bool operator==(const ModelReference &o) const
     {
         return path == o.path && identity == o.identity && text == o.text && layer == o.layer && head == o.head
-            && query == o.query;
+            && query == o.query && ablated == o.ablated;
     }
 };
 

@@ -158,6 +158,19 @@ ModelReference readModelReference(const QJsonValue &v)
         m.head = toIntInRange(o["head"], "model.head", -1, kMaxIndex);
     if (o.contains("query"))
         m.query = toIntInRange(o["query"], "model.query", 0, kMaxIndex);
+    if (o.contains("ablated")) {
+        const QJsonArray list = toArray(o["ablated"], "model.ablated");
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QString path = index("model.ablated", i);
+            const QJsonArray pair = toArray(list[i], path);
+            if (pair.size() != 2)
+                fail(path, QStringLiteral("expected [layer, head], got %1 numbers").arg(pair.size()));
+            m.ablated.emplace_back(toIntInRange(pair[0], index(path, 0), 0, kMaxIndex),
+                                   toIntInRange(pair[1], index(path, 1), 0, kMaxIndex));
+        }
+        std::sort(m.ablated.begin(), m.ablated.end());
+        m.ablated.erase(std::unique(m.ablated.begin(), m.ablated.end()), m.ablated.end());
+    }
     return m;
 }
 

@@ -3,6 +3,7 @@
 #include "sessionio.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
@@ -72,6 +73,12 @@ QByteArray sessionToJson(const Session &s)
         m["layer"] = s.model->layer;
         m["head"] = s.model->head;
         m["query"] = s.model->query;
+        if (!s.model->ablated.empty()) {
+            QJsonArray ablated;
+            for (const auto &[layer, head] : s.model->ablated)
+                ablated.append(QJsonArray{layer, head});
+            m["ablated"] = ablated;
+        }
         root["model"] = m;
     }
     return formatJson(root);

@@ -356,3 +356,32 @@ SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precis
 {
     return makeSnapshot(session, precision);
 }
+
+namespace {
+
+// One switch of heads on or off: the two sets, nothing of the session or the weights.
+class AblationEdit : public QUndoCommand
+{
+public:
+    AblationEdit(ModelDocument *model, std::set<attn::LayerHead> before, std::set<attn::LayerHead> after,
+                 const QString &text)
+        : QUndoCommand(text), m_model(model), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void undo() override { m_model->setAblatedHeads(m_before); }
+    void redo() override { m_model->setAblatedHeads(m_after); }
+
+private:
+    ModelDocument *m_model;
+    std::set<attn::LayerHead> m_before, m_after;
+};
+
+} // namespace
+
+void Document::setAblatedHeads(const std::set<attn::LayerHead> &heads, const QString &undoText)
+{
+    const std::set<attn::LayerHead> after = m_model->withinModel(heads);
+    if (!m_model->isOpen() || after == m_model->ablatedHeads())
+        return;
+    m_undo.push(new AblationEdit(m_model, m_model->ablatedHeads(), after, undoText));
+}

@@ -3,6 +3,7 @@
 // history, and tells the views through signals. Widgets never compute.
 
 #include "attention.h"
+#include "model/forward.h"
 #include "session.h"
 #include "computescheduler.h"
 #include "snapshot.h"
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 
 class ModelDocument;
 
@@ -109,6 +111,9 @@ public:
     void setSourceSentence(const QString &sentence);
     // Reorders the sentence's tokens with their vectors (attn::shuffleOrder).
     void shuffleTokens(std::uint64_t seed);
+    // The open model's switched-off heads (model()->ablatedHeads()), as one
+    // undo step holding only the sets before and after. Nothing without a model.
+    void setAblatedHeads(const std::set<attn::LayerHead> &heads, const QString &undoText);
 
     // Computes variants of the session (see core/lessons.h) without touching
     // the document, through the document's scheduler: small ones at once,

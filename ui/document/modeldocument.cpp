@@ -4,12 +4,14 @@
 #include "io/modelfolder.h"
 #include "model/layerview.h"
 #include "model/modelloader.h"
+#include "model/rollout.h"
 #include "notation.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace {
@@ -24,6 +26,14 @@ QString displayName(const QString &path)
     if (name.startsWith(QLatin1String("models--")))
         name = name.mid(8).replace(QLatin1String("--"), QLatin1String("/"));
     return name;
+}
+
+QString headList(const std::set<attn::LayerHead> &heads)
+{
+    QStringList names;
+    for (const attn::LayerHead &h : heads)
+        names << QStringLiteral("%1:%2").arg(h.layer).arg(h.head);
+    return names.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -41,6 +51,8 @@ struct ModelDocument::Computed
 {
     std::vector<attn::ModelToken> tokens;
     std::shared_ptr<const attn::ModelTrace> trace;
+    std::shared_ptr<const attn::RowMatrix<double>> rollout;
+    std::set<attn::LayerHead> ablated; // what this run switched off
     QString error;
     QString notice;
     double milliseconds = 0;
@@ -113,21 +125,38 @@ void ModelDocument::onOpenFinished()
     m_identity = loaded->identity;
     m_restoreQuery = -1;
     m_trace.reset();
+    m_rollout.reset();
+    m_before.reset();
     m_tokens.clear();
+    m_ablated.clear();
+    m_traceAblated.clear();
     // Open Model starts on head 0 of layer 0; a session restores its own (clamped to this model).
     HeadRef start;
+    QString droppedNotice;
     if (restore) {
         const int layer = std::clamp(restore->layer, 0, m_model->config.layers - 1);
         const int head = std::clamp(restore->head, m_model->config.heads > 1 ? -1 : 0, m_model->config.heads - 1);
         start = HeadRef::fromFileIndex(layer, head);
         m_restoreQuery = restore->query;
+        std::set<attn::LayerHead> saved;
+        for (const auto &[l, h] : restore->ablated)
+            saved.insert({l, h});
+        m_ablated = withinModel(saved);
+        std::set<attn::LayerHead> dropped;
+        std::set_difference(saved.begin(), saved.end(), m_ablated.begin(), m_ablated.end(),
+                            std::inserter(dropped, dropped.end()));
+        if (!dropped.empty())
+            droppedNotice = tr("This model has no head %1: left out of the switched-off heads").arg(headList(dropped));
     }
     m_selection->setShape(m_model->config.layers, m_model->config.heads);
     m_selection->setHead(start);
     rebuildSnapshot();
     emit opened();
+    emit ablationChanged();
     if (!loaded->warning.isEmpty())
         emit notice(loaded->warning);
+    if (!droppedNotice.isEmpty())
+        emit notice(droppedNotice);
     if (restore && !restore->identity.isEmpty() && restore->identity != m_identity)
         emit notice(tr("The model file changed since the session was saved"));
     startCompute();
@@ -153,6 +182,8 @@ attn::ModelReference ModelDocument::reference() const
     r.layer = layer();
     r.head = head();
     r.query = m_query;
+    for (const attn::LayerHead &h : m_ablated)
+        r.ablated.emplace_back(h.layer, h.head);
     return r;
 }
 
@@ -164,6 +195,10 @@ void ModelDocument::close()
     m_model.reset();
     m_tokenizer.reset();
     m_trace.reset();
+    m_rollout.reset();
+    m_before.reset();
+    m_ablated.clear();
+    m_traceAblated.clear();
     m_tokens.clear();
     m_name.clear();
     m_folder.clear();
@@ -194,7 +229,8 @@ void ModelDocument::startCompute()
     const attn::SharedModelParameters model = m_model;
     const attn::TokenizerPtr tokenizer = m_tokenizer;
     const QString text = m_text;
-    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text] {
+    const std::set<attn::LayerHead> ablated = m_ablated;
+    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text, ablated] {
         auto out = std::make_shared<Computed>();
         QElapsedTimer timer;
         timer.start();
@@ -210,6 +246,8 @@ void ModelDocument::startCompute()
             return out;
         }
         attn::ForwardOptions options;
+        options.ablatedHeads = ablated;
+        out->ablated = ablated;
         const int n = int(out->tokens.size());
         options.keepScores = attn::traceBytes(model->config, n, true) <= kScoresBudgetBytes;
         options.maskTokenId = tokenizer->specialIds().mask;
@@ -222,6 +260,7 @@ void ModelDocument::startCompute()
             ids.push_back(t.id);
         try {
             out->trace = std::make_shared<const attn::ModelTrace>(attn::forward(*model, ids, options));
+            out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
         } catch (const attn::ModelInputError &e) {
             out->error = QString::fromStdString(e.what());
         } catch (const std::bad_alloc &) {
@@ -237,8 +276,11 @@ void ModelDocument::onComputeFinished()
     const std::shared_ptr<Computed> out = m_computeWatcher->result();
     m_computing = false;
     if (m_runGeneration == m_generation && m_model) {
+        takeBefore(out->tokens, out->ablated);
         m_tokens = out->tokens;
         m_trace = out->trace;
+        m_rollout = out->rollout;
+        m_traceAblated = out->ablated;
         if (m_restoreQuery >= 0)
             m_query = std::exchange(m_restoreQuery, -1);
         m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
@@ -312,26 +354,4 @@ void ModelDocument::rebuildSnapshot()
         snapshot->error = m_computing ? tr("computing…") : tr("type a text for the model to read");
     }
     m_snapshot = snapshot;
-}
-
-std::vector<std::pair<int, float>> ModelDocument::predictions(int k) const
-{
-    if (!m_trace)
-        return {};
-    if (m_trace->nextToken)
-        return attn::topPredictions(m_trace->nextToken->probabilities, k);
-    if (!m_trace->maskPredictions.empty())
-        return attn::topPredictions(m_trace->maskPredictions.front().probabilities, k);
-    return {};
-}
-
-QString ModelDocument::predictionTitle() const
-{
-    if (!m_trace)
-        return {};
-    if (m_trace->nextToken)
-        return tr("Next token after “%1”").arg(m_tokens.empty() ? QString() : m_tokens.back().text);
-    if (!m_trace->maskPredictions.empty())
-        return tr("[MASK] at position %1").arg(m_trace->maskPredictions.front().position);
-    return {};
 }

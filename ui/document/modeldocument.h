@@ -12,6 +12,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <memory>
+#include <set>
 #include <vector>
 
 class ModelDocument : public QObject
@@ -74,6 +75,36 @@ public:
     // What predictions() predicts: "next token" or "[MASK] at 4"; empty when nothing.
     QString predictionTitle() const;
 
+    // Heads switched off (contract section 6, --ablate): their context is zero
+    // before the layer's output projection. Setting them runs the model again
+    // on a worker, as a new text does; heads the model lacks are left out.
+    // Document::setAblatedHeads() is the undoable way; this is what undo calls.
+    const std::set<attn::LayerHead> &ablatedHeads() const { return m_ablated; }
+    void setAblatedHeads(const std::set<attn::LayerHead> &heads);
+    bool isAblated(int layer, int head) const { return m_ablated.count({layer, head}) > 0; }
+    // `heads` without those the open model does not have.
+    std::set<attn::LayerHead> withinModel(const std::set<attn::LayerHead> &heads) const;
+
+    // One predicted token now and in the run shown before this one (the
+    // previous set of switched-off heads on the same tokens); before is -1
+    // when there is no such run.
+    struct PredictionChange
+    {
+        int id = -1;
+        double before = -1;
+        double after = 0;
+    };
+    // The k most probable tokens now, each with its probability before.
+    std::vector<PredictionChange> predictionChanges(int k) const;
+    // The k tokens whose probability moved most (by |after - before|), largest
+    // first; empty when there is no run before to compare with.
+    std::vector<PredictionChange> biggestMovers(int k) const;
+    bool hasBefore() const { return bool(m_before); }
+
+    // Attention rollout of the shown trace (core/model/rollout.h), computed
+    // on the worker with it; null without a trace.
+    std::shared_ptr<const attn::RowMatrix<double>> rollout() const { return m_rollout; }
+
     // Traces larger than this keep no scores: the shown layer's are computed from q and k.
     static constexpr double kScoresBudgetBytes = 512.0 * 1024 * 1024;
 
@@ -88,6 +119,7 @@ signals:
     void queryChanged(int query);
     void busyChanged(bool busy);
     void notice(const QString &text);
+    void ablationChanged(); // the set of switched-off heads (its result follows with resultChanged)
 
 private:
     struct Loaded;
@@ -97,6 +129,7 @@ private:
     void onComputeFinished();
     void rebuildSnapshot();
     void onSelectionChanged();
+    void takeBefore(const std::vector<attn::ModelToken> &newTokens, const std::set<attn::LayerHead> &newAblated);
 
     attn::SharedModelParameters m_model;
     attn::TokenizerPtr m_tokenizer;
@@ -105,6 +138,10 @@ private:
     int m_restoreQuery = -1;                       // applied when the first run ends
     std::vector<attn::ModelToken> m_tokens;
     std::shared_ptr<const attn::ModelTrace> m_trace;
+    std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
+    std::set<attn::LayerHead> m_ablated;      // what the next run switches off
+    std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
+    std::shared_ptr<const attn::RowVector<float>> m_before; // the predictions before the last change of m_ablated
     SnapshotPtr m_snapshot;
     ViewSelection *m_selection;
     int m_snapshotLayer = 0; // the layer m_snapshot shows

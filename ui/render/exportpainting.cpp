@@ -69,7 +69,8 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
         p.fillRect(rect, o.palette.color(QPalette::Base));
     if (o.modelTrace && !outline) {
         paintModelGrid(p, rect, modelGridImages(*o.modelTrace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window),
-                                                kModelGridMaxSide), o.modelLayer, o.head, o.palette);
+                                                kModelGridMaxSide), o.modelLayer, o.head, o.palette,
+                       switchedOffHeads(*o.modelTrace));
         return;
     }
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);

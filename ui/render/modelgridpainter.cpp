@@ -80,7 +80,7 @@ std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, 
 }
 
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
-                    int head, const QPalette &palette)
+                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff)
 {
     const QFontMetricsF fm(p.font());
     const int layers = int(tiles.size()), heads = tiles.empty() ? 0 : int(tiles.front().size());
@@ -108,6 +108,9 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
     for (int row = 0; row < layers; ++row)
         for (int column = 0; column < heads && column < int(tiles[std::size_t(row)].size()); ++column)
             p.drawImage(l.tileRect(row, column), tiles[std::size_t(row)][std::size_t(column)]);
+    for (const attn::LayerHead &off : switchedOff)
+        if (off.layer >= 0 && off.layer < layers && off.head >= 0 && off.head < heads)
+            paintSwitchedOff(p, l.tileRect(off.layer, off.head), palette);
     if (layer >= 0 && layer < layers) {
         QRectF outline = head >= 0 && head < heads ? l.tileRect(layer, head)
                                                    : l.tileRect(layer, 0).united(l.tileRect(layer, heads - 1));
@@ -116,4 +119,32 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
         p.drawRect(outline.adjusted(-1.5, -1.5, 1.5, 1.5));
     }
     p.restore();
+}
+
+void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette)
+{
+    p.save();
+    QColor veil = palette.color(QPalette::Window);
+    veil.setAlpha(190);
+    p.fillRect(tile, veil);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(palette.color(QPalette::Text), std::clamp(tile.width() / 12, 1.5, 4.0), Qt::SolidLine, Qt::RoundCap));
+    const QRectF inner = tile.adjusted(tile.width() * 0.2, tile.height() * 0.2, -tile.width() * 0.2, -tile.height() * 0.2);
+    p.drawLine(inner.topLeft(), inner.bottomRight());
+    p.drawLine(inner.topRight(), inner.bottomLeft());
+    p.restore();
+}
+
+std::set<attn::LayerHead> switchedOffHeads(const attn::ModelTrace &trace)
+{
+    std::set<attn::LayerHead> off;
+    for (int l = 0; l < int(trace.layers.size()); ++l) {
+        const attn::LayerTrace &layer = trace.layers[std::size_t(l)];
+        if (layer.context.rows() == 0)
+            continue;
+        for (int h = 0; h < int(layer.weights.size()); ++h)
+            if ((layer.headContext(h).array() == 0.0f).all())
+                off.insert({l, h});
+    }
+    return off;
 }

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPalette>
 #include <QRectF>
+#include <set>
 #include <vector>
 
 // Thumbnails keep at most this many cells a side (one pixel each).
@@ -38,5 +39,14 @@ std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, 
 // Paints the grid as the view shows it (labels, tiles, the selected tile or,
 // for head -1, the selected layer's row outlined) into `bounds` of any painter:
 // the window and the export share it. The background is the caller's.
+// Switched-off heads are veiled and crossed out.
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
-                    int head, const QPalette &palette);
+                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff = {});
+
+// The mark of a switched-off head over its tile: a veil of the window colour and a cross.
+void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette);
+
+// The heads of a trace that add nothing to their layer's output (the whole
+// context is exactly zero): what --ablate switches off. The export reads the
+// marks from the trace itself, which needs nothing else passed along.
+std::set<attn::LayerHead> switchedOffHeads(const attn::ModelTrace &trace);

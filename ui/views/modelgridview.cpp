@@ -1,5 +1,6 @@
 #include "modelgridview.h"
 
+#include <QContextMenuEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
@@ -8,7 +9,8 @@
 ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
 {
     setAccessibleName(tr("All layers and heads"));
-    setToolTip(tr("Each tile is one head's attention weights (queries down, keys across); click one to show it"));
+    setToolTip(tr("Each tile is one head's attention weights (queries down, keys across); click one to show it, "
+                  "right-click one to switch it off"));
 }
 
 void ModelGridView::setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal)
@@ -23,6 +25,14 @@ void ModelGridView::setSelected(int layer, int head)
 {
     m_layer = layer;
     m_head = head;
+    update();
+}
+
+void ModelGridView::setSwitchedOff(const std::set<attn::LayerHead> &heads)
+{
+    if (heads == m_switchedOff)
+        return;
+    m_switchedOff = heads;
     update();
 }
 
@@ -56,7 +66,7 @@ void ModelGridView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a text to see every layer and head"));
         return;
     }
-    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette());
+    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette(), m_switchedOff);
 }
 
 void ModelGridView::mousePressEvent(QMouseEvent *event)
@@ -64,4 +74,11 @@ void ModelGridView::mousePressEvent(QMouseEvent *event)
     int layer = 0, head = 0;
     if (event->button() == Qt::LeftButton && layout().tileAt(event->position(), &layer, &head))
         emit tileSelected(layer, head);
+}
+
+void ModelGridView::contextMenuEvent(QContextMenuEvent *event)
+{
+    int layer = 0, head = 0;
+    if (layout().tileAt(event->pos(), &layer, &head))
+        emit tileMenuRequested(layer, head, event->globalPos());
 }

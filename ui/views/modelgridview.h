@@ -1,7 +1,8 @@
 #pragma once
 // Every head of every layer of a model as a small heatmap of its weights,
 // layers down and heads across (the model view of BertViz); a click picks
-// the layer and head the other views show.
+// the layer and head the other views show; a right-click asks for the tile's
+// menu (switch the head off or on). Switched-off heads are crossed out.
 
 #include "modelgridpainter.h"
 
@@ -9,6 +10,7 @@
 #include <QImage>
 #include <QWidget>
 #include <memory>
+#include <set>
 #include <vector>
 
 class ModelGridView : public QWidget
@@ -21,6 +23,8 @@ public:
     void setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal);
     void setSelected(int layer, int head); // head -1 (the average) outlines the whole row
     void setColorMap(ColorMap map);
+    void setSwitchedOff(const std::set<attn::LayerHead> &heads);
+    const std::set<attn::LayerHead> &switchedOff() const { return m_switchedOff; }
 
     int layerCount() const { return int(m_layers.size()); }
     int headCount() const { return m_layers.empty() ? 0 : int(m_layers.front().size()); }
@@ -34,10 +38,12 @@ public:
 
 signals:
     void tileSelected(int layer, int head);
+    void tileMenuRequested(int layer, int head, const QPoint &globalPos);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     ModelGridLayout layout() const;
@@ -48,4 +54,5 @@ private:
     std::vector<std::vector<QImage>> m_layers;
     int m_layer = 0, m_head = 0;
     ColorMap m_colorMap = ColorMap::Viridis;
+    std::set<attn::LayerHead> m_switchedOff;
 };

@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <algorithm>
+#include <cmath>
 
 namespace {
 constexpr int kMargin = 6;
@@ -14,6 +15,25 @@ QString visible(const QString &text)
         out.replace(0, 1, QStringLiteral("␣"));
     return out;
 }
+
+QString percent(double p) { return QString::number(100 * p, 'f', 1); }
+
+// "12.3 → 45.6 %", or "45.6 %" with nothing to compare with.
+QString change(const TokenGuess &g)
+{
+    if (g.before < 0)
+        return NextTokenView::tr("%1 %").arg(percent(g.probability));
+    return NextTokenView::tr("%1 → %2 %").arg(percent(g.before), percent(g.probability));
+}
+
+// Green-ish when the head switch made the token likelier, red-ish when less likely; from the palette's text otherwise.
+QColor changeColor(const TokenGuess &g, const QPalette &palette)
+{
+    const double d = g.before < 0 ? 0 : g.probability - g.before;
+    if (std::fabs(d) < 5e-4)
+        return palette.color(QPalette::Text);
+    return d > 0 ? QColor(0x2e, 0x8b, 0x57) : QColor(0xc0, 0x39, 0x2b);
+}
 } // namespace
 
 NextTokenView::NextTokenView(QWidget *parent) : QWidget(parent), m_empty(tr("No prediction"))
@@ -25,11 +45,28 @@ void NextTokenView::setGuesses(const QString &title, const std::vector<TokenGues
 {
     m_title = title;
     m_guesses = guesses;
-    QStringList lines;
-    for (const TokenGuess &g : guesses)
-        lines << tr("%1 (id %2): %3 %").arg(g.text).arg(g.id).arg(100 * g.probability, 0, 'f', 1);
-    setAccessibleDescription(lines.join(QLatin1Char('\n')));
+    updateDescription();
     update();
+}
+
+void NextTokenView::setMovers(const std::vector<TokenGuess> &movers)
+{
+    m_movers = movers;
+    updateDescription();
+    update();
+}
+
+void NextTokenView::updateDescription()
+{
+    QStringList lines;
+    for (const TokenGuess &g : m_guesses)
+        lines << tr("%1 (id %2): %3").arg(g.text).arg(g.id).arg(change(g));
+    if (!m_movers.empty()) {
+        lines << tr("Biggest changes:");
+        for (const TokenGuess &g : m_movers)
+            lines << tr("%1 (id %2): %3").arg(g.text).arg(g.id).arg(change(g));
+    }
+    setAccessibleDescription(lines.join(QLatin1Char('\n')));
 }
 
 void NextTokenView::setEmptyText(const QString &text)
@@ -38,17 +75,37 @@ void NextTokenView::setEmptyText(const QString &text)
     update();
 }
 
+bool NextTokenView::hasBefore() const
+{
+    return std::any_of(m_guesses.begin(), m_guesses.end(), [](const TokenGuess &g) { return g.before >= 0; });
+}
+
+double NextTokenView::rowHeight() const { return fontMetrics().height() + 6; }
+
+double NextTokenView::numberWidth() const
+{
+    return fontMetrics().horizontalAdvance(hasBefore() ? tr("%1 → %2 %").arg(percent(1), percent(1)) : tr("%1 %").arg(percent(1)))
+        + 6;
+}
+
 QRectF NextTokenView::barRect(int index) const
 {
     const QFontMetrics fm = fontMetrics();
-    const double row = fm.height() + 6;
+    const double row = rowHeight();
     const double top = kMargin + fm.height() + 6 + index * row;
     const double labelWidth = std::min(width() / 3.0, fm.horizontalAdvance(QStringLiteral("M")) * 9.0);
-    const double numberWidth = fm.horizontalAdvance(QStringLiteral("100.0 %")) + 6;
-    const double full = std::max(1.0, width() - 2.0 * kMargin - labelWidth - numberWidth);
+    const double full = fullBarWidth();
     const double p = index >= 0 && index < int(m_guesses.size()) ? m_guesses[std::size_t(index)].probability : 0;
     return {kMargin + labelWidth, top + 2, std::max(1.0, full * std::clamp(p, 0.0, 1.0)), row - 4};
 }
+
+double NextTokenView::fullBarWidth() const
+{
+    const double labelWidth = std::min(width() / 3.0, fontMetrics().horizontalAdvance(QStringLiteral("M")) * 9.0);
+    return std::max(1.0, width() - 2.0 * kMargin - labelWidth - numberWidth());
+}
+
+double NextTokenView::moversTop() const { return barRect(int(m_guesses.size())).top() + rowHeight() / 2; }
 
 void NextTokenView::paintEvent(QPaintEvent *)
 {
@@ -67,17 +124,52 @@ void NextTokenView::paintEvent(QPaintEvent *)
     p.drawText(QRectF(kMargin, kMargin, width() - 2 * kMargin, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                fm.elidedText(m_title, Qt::ElideRight, width() - 2 * kMargin));
     p.setFont(font());
+    const double full = fullBarWidth();
     for (int i = 0; i < int(m_guesses.size()); ++i) {
         const TokenGuess &g = m_guesses[std::size_t(i)];
         const QRectF bar = barRect(i);
         if (bar.bottom() > height())
-            break; // no half rows
+            return; // no half rows
         const double labelLeft = kMargin, labelWidth = bar.left() - kMargin - 4;
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(labelLeft, bar.top(), labelWidth, bar.height()), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(visible(g.text), Qt::ElideRight, int(labelWidth)));
         p.fillRect(bar, palette().color(QPalette::Highlight));
-        p.drawText(QRectF(bar.right() + 4, bar.top(), width() - bar.right() - 4, bar.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, tr("%1 %").arg(100 * g.probability, 0, 'f', 1));
+        double textLeft = bar.right() + 4;
+        if (g.before >= 0) {
+            // Where the bar ended before: a tick across it (the numbers start after both).
+            const double x = bar.left() + full * std::clamp(g.before, 0.0, 1.0);
+            p.setPen(QPen(palette().color(QPalette::Text), 2));
+            p.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
+            textLeft = std::max(textLeft, x + 5);
+        }
+        p.setPen(changeColor(g, palette()));
+        p.drawText(QRectF(textLeft, bar.top(), width() - textLeft, bar.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   change(g));
+    }
+    if (m_movers.empty())
+        return;
+    double y = moversTop();
+    if (y + 2 * rowHeight() > height())
+        return;
+    p.setFont(bold);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(kMargin, y, width() - 2 * kMargin, rowHeight()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(tr("Biggest changes"), Qt::ElideRight, width() - 2 * kMargin));
+    p.setFont(font());
+    const double labelWidth = barRect(0).left() - kMargin - 4;
+    for (const TokenGuess &g : m_movers) {
+        y += rowHeight();
+        if (y + rowHeight() > height())
+            break;
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRectF(kMargin, y, labelWidth, rowHeight()), Qt::AlignRight | Qt::AlignVCenter,
+                   fm.elidedText(visible(g.text), Qt::ElideRight, int(labelWidth)));
+        const double d = 100 * (g.probability - g.before);
+        p.setPen(changeColor(g, palette()));
+        p.drawText(QRectF(kMargin + labelWidth + 4, y, width() - labelWidth - 2 * kMargin - 4, rowHeight()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("%1  (%2%3 points)").arg(change(g), d >= 0 ? QStringLiteral("+") : QStringLiteral("−"))
+                       .arg(std::fabs(d), 0, 'f', 1));
     }
 }

@@ -9,6 +9,7 @@
 #include "modelgridview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
+#include "rolloutview.h"
 #include "tokenchips.h"
 
 #include <QAbstractItemView>
@@ -33,6 +34,11 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
 {
     m_grid = new ModelGridView;
     m_next = new NextTokenView;
+    m_rollout = new RolloutView;
+    connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
+    connect(m_model, &ModelDocument::queryChanged, m_rollout, &RolloutView::setQuery);
+    connect(m_document->selection(), &ViewSelection::colorMapChanged, m_rollout, &RolloutView::setColorMap);
+    connect(m_grid, &ModelGridView::tileMenuRequested, this, &ModelActions::popupHeadMenu);
     connect(m_model, &ModelDocument::opened, this, &ModelActions::onOpened);
     connect(m_model, &ModelDocument::closed, this, &ModelActions::onClosed);
     connect(m_model, &ModelDocument::resultChanged, this, &ModelActions::onResult);
@@ -93,10 +99,38 @@ void ModelActions::populateMenu(QMenu *file)
     m_nextDock = new QDockWidget(tr("Next token"), m_window);
     m_nextDock->setObjectName(QStringLiteral("nexttoken"));
     m_nextDock->setWidget(m_next);
-    m_window->addDockWidget(Qt::RightDockWidgetArea, m_nextDock);
-    if (auto *heads = m_window->findChild<QDockWidget *>(QStringLiteral("heads")))
-        m_window->splitDockWidget(heads, m_nextDock, Qt::Vertical);
+    // Below the grid's tab group, not a tab of it: a switched-off head's effect shows beside the grid.
+    m_window->addDockWidget(Qt::RightDockWidgetArea, m_nextDock, Qt::Vertical);
     m_nextDock->hide();
+
+    m_rolloutDock = new QDockWidget(tr("Attention rollout"), m_window);
+    m_rolloutDock->setObjectName(QStringLiteral("rollout"));
+    m_rolloutDock->setWidget(m_rollout);
+    m_window->addDockWidget(Qt::BottomDockWidgetArea, m_rolloutDock);
+    if (auto *pipeline = m_window->findChild<QDockWidget *>(QStringLiteral("pipeline")))
+        m_window->tabifyDockWidget(pipeline, m_rolloutDock);
+    m_rolloutDock->hide();
+    connect(m_rolloutDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_rolloutDock->height() < 360)
+            m_window->resizeDocks({m_rolloutDock}, {360}, Qt::Vertical); // room for the heatmap and its text
+    });
+    // View › Attention rollout: only a model has layers to roll out.
+    QAction *toggle = m_rolloutDock->toggleViewAction();
+    toggle->setStatusTip(tr("How attention flows from the input tokens through all layers (attention rollout)"));
+    toggle->setEnabled(false);
+    connect(m_model, &ModelDocument::opened, toggle, [toggle] { toggle->setEnabled(true); });
+    connect(m_model, &ModelDocument::closed, this, [this, toggle] {
+        toggle->setEnabled(false);
+        m_rolloutDock->hide();
+    });
+
+    // The head box's own menu switches the head it shows.
+    QComboBox *box = m_window->headBox();
+    box->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(box, &QWidget::customContextMenuRequested, this, [this, box](const QPoint &pos) {
+        if (m_model->isOpen())
+            popupHeadMenu(m_model->layer(), m_model->head(), box->mapToGlobal(pos));
+    });
 }
 
 void ModelActions::rebuildModelsMenu()
@@ -148,6 +182,7 @@ bool ModelActions::applyToWindow()
             box->addItem(tr("average of %1").arg(heads), -1);
         m_window->showHead(m_document->selection()->head());
     }
+    updateHeadBoxMarks();
     return true;
 }
 
@@ -163,6 +198,7 @@ void ModelActions::onOpened()
     }
     m_gridTrace = nullptr;
     m_grid->setTrace(nullptr, m_model->config()->causal);
+    m_grid->setSwitchedOff(m_model->ablatedHeads());
     applyToWindow();
     // A session restores its text, layer and head; Open Model starts on head 0 of layer 0.
     if (m_window->sentenceEdit()->text() != m_model->text())
@@ -180,6 +216,8 @@ void ModelActions::onClosed()
     m_window->chips()->setToolTips({});
     m_gridTrace = nullptr;
     m_grid->setTrace(nullptr, false);
+    m_grid->setSwitchedOff({});
+    m_rollout->setRollout(nullptr, {}, false, 0);
 }
 
 void ModelActions::setModelMode(bool on)
@@ -225,6 +263,7 @@ void ModelActions::onResult()
     if (m_model->trace().get() != m_gridTrace) {
         m_gridTrace = m_model->trace().get();
         m_grid->setTrace(m_model->trace(), m_model->config()->causal);
+        updateRollout();
     }
     updateGuesses();
 }
@@ -234,13 +273,17 @@ void ModelActions::onLayer(int layer)
     const QSignalBlocker block(m_layerBox);
     m_layerBox->setCurrentIndex(layer);
     m_grid->setSelected(layer, m_model->head());
+    updateHeadBoxMarks();
 }
 
 void ModelActions::updateGuesses()
 {
-    std::vector<TokenGuess> guesses;
-    for (const auto &[id, p] : m_model->predictions(10))
-        guesses.push_back({id, m_model->tokenizer()->idToText(id), double(p)});
+    std::vector<TokenGuess> guesses, movers;
+    for (const ModelDocument::PredictionChange &c : m_model->predictionChanges(10))
+        guesses.push_back({c.id, m_model->tokenizer()->idToText(c.id), c.after, c.before});
+    for (const ModelDocument::PredictionChange &c : m_model->biggestMovers(5))
+        movers.push_back({c.id, m_model->tokenizer()->idToText(c.id), c.after, c.before});
+    m_next->setMovers(movers);
     m_next->setEmptyText(m_model->config() && m_model->config()->family == attn::ModelFamily::Bert
                              ? tr("Put [MASK] in the text to see what the model guesses there")
                              : tr("No prediction yet"));

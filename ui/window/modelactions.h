@@ -1,7 +1,9 @@
 #pragma once
 // Trained models in the window: File › Open Model…, the Models submenu of
 // the Hugging Face cache, Close Model, dropped folders, the layer selector,
-// the layers × heads grid in the "All heads" dock and the next-token dock.
+// the layers × heads grid in the "All heads" dock, the next-token dock, the
+// attention rollout dock, and switching heads off (the grid's and the head
+// box's context menus).
 // The window creates it and calls a few hooks; the rest is wired here.
 
 #include <QObject>
@@ -17,6 +19,8 @@ class QDockWidget;
 class QHBoxLayout;
 class QLabel;
 class QMenu;
+class QPoint;
+class RolloutView;
 class QWidget;
 
 class ModelActions : public QObject
@@ -39,7 +43,15 @@ public:
     // chips and head box and returns true: the session's must not replace them.
     bool applyToWindow();
 
+    // The context menu of head `head` of `layer` (-1: the average, which only
+    // offers to switch every head back on); the caller shows or deletes it.
+    QMenu *headMenu(int layer, int head);
+    void switchHead(int layer, int head, bool off);
+    void switchAllOn();
+
     ModelGridView *grid() const { return m_grid; }
+    RolloutView *rollout() const { return m_rollout; }
+    QDockWidget *rolloutDock() const { return m_rolloutDock; }
     NextTokenView *nextTokens() const { return m_next; }
     QComboBox *layerBox() const { return m_layerBox; }
     QMenu *modelsMenu() const { return m_modelsMenu; }
@@ -55,6 +67,10 @@ private:
     void onLayer(int layer);
     void setModelMode(bool on);
     void updateGuesses();
+    void onAblation();
+    void updateHeadBoxMarks();
+    void updateRollout();
+    void popupHeadMenu(int layer, int head, const QPoint &globalPos);
 
     Document *m_document;
     ModelDocument *m_model;
@@ -62,6 +78,8 @@ private:
     ModelGridView *m_grid = nullptr;
     NextTokenView *m_next = nullptr;
     QDockWidget *m_nextDock = nullptr;
+    RolloutView *m_rollout = nullptr;
+    QDockWidget *m_rolloutDock = nullptr;
     QComboBox *m_layerBox = nullptr;
     QLabel *m_layerLabel = nullptr;
     QMenu *m_modelsMenu = nullptr;

@@ -1,0 +1,86 @@
+// ModelActions' part for switched-off heads (the grid's and the head box's
+// context menus, the marks) and the rollout dock's contents.
+
+#include "modelactions.h"
+
+#include "document.h"
+#include "mainwindow.h"
+#include "modeldocument.h"
+#include "modelgridview.h"
+#include "rolloutview.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QMenu>
+
+void ModelActions::updateRollout()
+{
+    const SnapshotPtr snapshot = m_model->snapshot();
+    m_rollout->setRollout(m_model->rollout(), snapshot->rowTokens, m_model->config()->causal,
+                          m_model->config()->layers);
+    m_rollout->setColorMap(m_document->selection()->colorMap());
+    m_rollout->setQuery(m_model->query());
+}
+
+void ModelActions::onAblation()
+{
+    m_grid->setSwitchedOff(m_model->ablatedHeads());
+    updateHeadBoxMarks();
+}
+
+void ModelActions::updateHeadBoxMarks()
+{
+    if (!m_model->isOpen())
+        return;
+    QComboBox *box = m_window->headBox();
+    const int heads = m_model->config()->heads;
+    for (int i = 0; i < box->count(); ++i) {
+        const int h = box->itemData(i).toInt();
+        if (h < 0)
+            continue;
+        box->setItemText(i, m_model->isAblated(m_model->layer(), h) ? tr("%1 of %2 · switched off").arg(h).arg(heads)
+                                                                    : tr("%1 of %2").arg(h).arg(heads));
+    }
+}
+
+QMenu *ModelActions::headMenu(int layer, int head)
+{
+    auto *menu = new QMenu(m_window);
+    menu->setObjectName(QStringLiteral("headMenu"));
+    if (head >= 0) {
+        const bool off = m_model->isAblated(layer, head);
+        QAction *one = menu->addAction(off ? tr("Switch head %1:%2 back on").arg(layer).arg(head)
+                                           : tr("Switch head %1:%2 off").arg(layer).arg(head),
+                                       this, [this, layer, head, off] { switchHead(layer, head, !off); });
+        one->setObjectName(QStringLiteral("switchHead"));
+        one->setStatusTip(tr("A switched-off head adds nothing to its layer's output; every later layer and the "
+                             "prediction follow"));
+    } else {
+        menu->addAction(tr("Pick one head to switch it off"))->setEnabled(false);
+    }
+    const int count = int(m_model->ablatedHeads().size());
+    QAction *all = menu->addAction(tr("Switch all heads back on (%n off)", nullptr, count), this, &ModelActions::switchAllOn);
+    all->setObjectName(QStringLiteral("switchAllOn"));
+    all->setEnabled(count > 0);
+    return menu;
+}
+
+void ModelActions::popupHeadMenu(int layer, int head, const QPoint &globalPos)
+{
+    QMenu *menu = headMenu(layer, head);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(globalPos);
+}
+
+void ModelActions::switchHead(int layer, int head, bool off)
+{
+    std::set<attn::LayerHead> heads = m_model->ablatedHeads();
+    if (off)
+        heads.insert({layer, head});
+    else
+        heads.erase({layer, head});
+    m_document->setAblatedHeads(heads, off ? tr("Switch head %1:%2 off").arg(layer).arg(head)
+                                           : tr("Switch head %1:%2 back on").arg(layer).arg(head));
+}
+
+void ModelActions::switchAllOn() { m_document->setAblatedHeads({}, tr("Switch all heads back on")); }
