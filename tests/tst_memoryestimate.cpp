@@ -71,7 +71,8 @@ private slots:
     // The fixture GPT-2 (2 layers, 3 heads, d 12, d_ff 20, 16 positions,
     // vocab 29), 5 tokens, scores kept, 100 result numbers. By hand:
     // weights per block 4*144 + 4*12 + 2*12*20 + 20 + 12 + 4*12 = 1184, in all
-    // 29*12 + 16*12 + 2*1184 + 2*12 = 2932, as floats 11728 bytes;
+    // 29*12 + 16*12 + 2*1184 + 2*12 = 2932, as floats 11728 bytes (used in
+    // place when the file holds them as aligned F32: no copy);
     // activations 4 * (2*4*5*12 + 3*5*12 + (4*5*12 + 2*5*20) + 2*29) = 4632;
     // attention 4 * 2 layers * 3 heads * 25 * 2 = 1200; result 64 * 100 = 6400.
     void partsByHand()
@@ -81,16 +82,20 @@ private slots:
         const WeightsOnDisk w{18152, 2932, 2932};
         const MemoryEstimate e = estimateRunMemory(c, w, 5, true, 100);
         QCOMPARE(e.mappedWeights, 18152.0);
-        QCOMPARE(e.weightCopies, 11728.0);
+        QCOMPARE(e.weightCopies, 0.0);
         QCOMPARE(e.activations, 4632.0);
         QCOMPARE(e.attention, 1200.0);
         QCOMPARE(e.result, 6400.0);
-        QCOMPARE(e.total(), 42112.0);
+        QCOMPARE(e.total(), 42112.0 - 11728.0);
+        // Stored as F16, or not the config's weights at all: float copies of every one.
+        QCOMPARE(estimateRunMemory(c, WeightsOnDisk{18152, 2932, 0}, 5, true, 100).weightCopies, 11728.0);
+        QCOMPARE(estimateRunMemory(c, WeightsOnDisk{18152, 100, 100}, 5, true, 100).weightCopies, 11728.0);
         // Without scores the attention halves; BERT predicts at every position.
         QCOMPARE(estimateRunMemory(c, w, 5, false, 0).attention, 600.0);
         c.family = ModelFamily::Bert;
         c.tokenTypes = 2; // 24 more weights
-        const MemoryEstimate bert = estimateRunMemory(c, w, 5, true, 0);
+        // BERT's dense weights are transposed at load: copied whatever the file holds.
+        const MemoryEstimate bert = estimateRunMemory(c, WeightsOnDisk{18152, 2932 + 24, 2932 + 24}, 5, true, 0);
         QCOMPARE(bert.weightCopies, 11728.0 + 4 * 24);
         QCOMPARE(bert.activations, 4632.0 + 4 * (5 - 1) * 2 * 29);
     }

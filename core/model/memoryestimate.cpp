@@ -49,7 +49,7 @@ std::optional<WeightsOnDisk> weightsOnDisk(const QString &path, QString *error)
     w.fileBytes = QFile(path).size();
     for (const TensorInfo &t : file->tensors()) {
         w.elements += t.elements;
-        if (t.dtype == Dtype::F32)
+        if (t.dtype == Dtype::F32 && file->floatsInPlace(t))
             w.f32Elements += t.elements;
     }
     return w;
@@ -62,8 +62,11 @@ MemoryEstimate estimateRunMemory(const ModelConfig &c, const WeightsOnDisk &weig
     MemoryEstimate e;
     e.mappedWeights = double(weights.fileBytes);
     // The loader holds the config's tensors (a file with other shapes is refused).
-    const double converted = weights.elements > 0 ? double(weights.elements - weights.f32Elements) / weights.elements : 1;
-    e.weightCopies = kFloat * c.parameterCount() * (kLoaderUsesF32InPlace ? converted : 1.0);
+    // A file that does not hold exactly the config's weights is refused by the
+    // loader; until then it is counted as copied whole (an upper bound).
+    const bool matches = weights.elements == c.parameterCount();
+    const double converted = matches ? double(weights.elements - weights.f32Elements) / weights.elements : 1;
+    e.weightCopies = kFloat * c.parameterCount() * (c.family == ModelFamily::Gpt2 ? converted : 1.0);
     // Kept per layer: queries, keys, values, context (n x d each); the hidden
     // state before every layer and after the last. Alive during one layer:
     // its input, the layer norm's output, the attention output, the MLP's

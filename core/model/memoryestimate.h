@@ -16,17 +16,16 @@ struct WeightsOnDisk
 {
     qint64 fileBytes = 0;   // mapped whole while the model is open
     qint64 elements = 0;    // every tensor's values
-    qint64 f32Elements = 0; // of those, stored as F32 (the rest are converted)
+    qint64 f32Elements = 0; // of those, F32 at a float-aligned address: used in place (the rest are converted)
 };
 
 // Reads the header of `path` (the file is mapped, not read). Nothing, with the
 // reader's one-line message in `error`, when the header is malformed.
 std::optional<WeightsOnDisk> weightsOnDisk(const QString &path, QString *error);
 
-// Whether the loader uses F32 weights in place from the mapping (then only
-// F16/BF16 tensors get float copies) or copies every weight into its own
-// float matrices. The loader copies today; flip this when it maps in place.
-constexpr bool kLoaderUsesF32InPlace = false;
+// The loader uses GPT-2's aligned F32 weights in place from the mapping (only
+// the others get float copies); BERT's dense weights are transposed, so a BERT
+// model is counted as copied whole (an upper bound).
 
 // Bytes, by what they hold; each part an upper bound for its kind.
 struct MemoryEstimate
