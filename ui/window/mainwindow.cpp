@@ -19,6 +19,7 @@
 #include "practicedialog.h"
 #include "starthint.h"
 #include "tokenchips.h"
+#include "trainingdialog.h"
 #include "walkthroughpanel.h"
 
 #include <QAbstractItemView>
@@ -279,6 +280,11 @@ void MainWindow::buildMenus()
         dialog->show();
         dialog->raise();
         dialog->activateWindow();
+    });
+    learn->addSeparator();
+    learn->addAction(tr("&Train a model…"), this, [this] {
+        connect(TrainingDialog::showFor(this), &TrainingDialog::openModelRequested, m_modelActions,
+                &ModelActions::openFolder, Qt::UniqueConnection);
     });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
