@@ -14,12 +14,14 @@
 #include "patternscores.h"
 #include "patternsparklineview.h"
 #include "snapshotgridview.h"
+#include "trainedmodelsmenu.h"
 #include "trainingcurveview.h"
 #include "trainingdialog.h"
 #include "trainingsession.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QMenuBar>
 #include <QPushButton>
@@ -272,8 +274,9 @@ private slots:
         train->trigger(); // the same dialog again, not a second one
         QCOMPARE(window.findChildren<TrainingDialog *>().size(), 1);
 
-        const QString folder = m_dir.filePath(QStringLiteral("menu-run"));
-        dialog->setFolderChooser([&](const QString &) { return folder; });
+        // Saved where the dialog suggests (the test-mode AppDataLocation), so Trained models lists it.
+        QString folder;
+        dialog->setFolderChooser([&](const QString &suggested) { return folder = suggested; });
         dialog->taskBox()->setCurrentIndex(dialog->taskBox()->findData(int(attn::TaskKind::Reverse)));
         dialog->layersBox()->setValue(1);
         dialog->stepsBox()->setValue(30);
@@ -285,6 +288,19 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return doc.model()->isOpen() && !doc.model()->isOpening(); }, 10000));
         QCOMPARE(doc.model()->config()->layers, 1);
         QCOMPARE(doc.model()->config()->heads, 2);
+
+        auto *trained = window.findChild<TrainedModelsMenu *>();
+        QVERIFY(trained);
+        trained->rebuild();
+        QAction *listed = nullptr;
+        for (QAction *a : trained->actions())
+            if (a->toolTip() == folder)
+                listed = a;
+        QVERIFY2(listed, qPrintable(folder));
+        QSignalSpy open(trained, &TrainedModelsMenu::openRequested);
+        listed->trigger();
+        QCOMPARE(open.count(), 1);
+        QVERIFY(QDir(folder).removeRecursively());
     }
 };
 

@@ -243,8 +243,12 @@ bool TrainingSession::save(const QString &dir, QString *error) const
 
 QString TrainingSession::defaultFolder() const
 {
-    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    return QDir(base).filePath(QStringLiteral("models/%1-%2").arg(attn::TrainingTask::name(m_kind),
+    return QDir(modelsFolder()).filePath(QStringLiteral("%1-%2").arg(attn::TrainingTask::name(m_kind),
                                                                   QDateTime::currentDateTime().toString(
                                                                       QStringLiteral("yyyy-MM-dd-HHmmss"))));
+}
+
+QString TrainingSession::modelsFolder()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("models"));
 }

@@ -62,6 +62,8 @@ public:
     // Where a run is saved unless the user says otherwise:
     // AppDataLocation/models/<task>-<date and time>.
     QString defaultFolder() const;
+    // AppDataLocation/models: where trained models are kept.
+    static QString modelsFolder();
 
 signals:
     void stateChanged(TrainingSession::State state);
@@ -85,12 +87,12 @@ private:
     // Read by the worker, written only while no run goes.
     std::vector<int> m_example;
     int m_snapshotEvery = 1;
+    attn::TrainerSettings m_settings;
 
-    // GUI thread only.
+    // GUI thread only (the trainer: the worker's while a run goes).
     std::unique_ptr<attn::Trainer> m_trainer;
     QThread *m_thread = nullptr;
     State m_state = State::Idle;
-    attn::TrainerSettings m_settings;
     attn::TaskKind m_kind = attn::TaskKind::Induction;
     std::vector<unsigned char> m_symbols;
     double m_chance = -1;

@@ -179,7 +179,7 @@ SparklineTableLayout sparklineTableLayout(const QRectF &bounds, int rows, const 
     l.rows = rows;
     l.labelWidth = fm.horizontalAdvance(QStringLiteral("L00 H00")) + 6;
     l.headerHeight = fm.height() + 4;
-    l.rowHeight = rows > 0 ? std::min(3.0 * fm.height(), (bounds.height() - l.headerHeight) / rows) : 0;
+    l.rowHeight = rows > 0 ? std::min(4.5 * fm.height(), (bounds.height() - l.headerHeight) / rows) : 0;
     return l;
 }
 
@@ -211,7 +211,7 @@ void paintSparklineTable(QPainter &p, const QRectF &bounds, const std::vector<He
         for (int k = 0; k < kAttentionPatterns; ++k) {
             const std::vector<double> &values = s.values[std::size_t(k)];
             QRectF cell = l.cellRect(row, k);
-            const bool showValue = labels && cell.width() > 3 * valueWidth;
+            const bool showValue = labels && cell.width() > 2.5 * valueWidth;
             const QRectF line = showValue ? cell.adjusted(0, 1, -valueWidth, -1) : cell.adjusted(0, 1, 0, -1);
             p.fillRect(line, palette.color(QPalette::Base));
             p.setPen(QPen(grid, 1));

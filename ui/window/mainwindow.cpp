@@ -19,6 +19,7 @@
 #include "practicedialog.h"
 #include "starthint.h"
 #include "tokenchips.h"
+#include "trainedmodelsmenu.h"
 #include "trainingdialog.h"
 #include "walkthroughpanel.h"
 
@@ -286,6 +287,9 @@ void MainWindow::buildMenus()
         connect(TrainingDialog::showFor(this), &TrainingDialog::openModelRequested, m_modelActions,
                 &ModelActions::openFolder, Qt::UniqueConnection);
     });
+    auto *trained = new TrainedModelsMenu(learn);
+    learn->addMenu(trained);
+    connect(trained, &TrainedModelsMenu::openRequested, m_modelActions, &ModelActions::openFolder);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
