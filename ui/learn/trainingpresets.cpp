@@ -53,10 +53,12 @@ std::vector<TrainingPreset> trainingPresets()
              QT_TRANSLATE_NOOP("TrainingPreset",
                  "Random tokens in which a stretch appears a second time. Nothing predicts a random token, "
                  "but inside the repeat the next token is the one that followed the same token the first "
-                 "time. Two heads working together solve it: a previous-token head in layer 0 marks each "
+                 "time. The textbook solution takes two heads: a previous-token head in layer 0 marks each "
                  "position with the token before it, and an induction head in layer 1 looks for the "
-                 "position whose previous token is the current token and copies what stands there. Watch "
-                 "the loss drop suddenly when the induction score of a layer-1 head rises.")),
+                 "position whose previous token is the current token and copies what stands there. The "
+                 "loss falls suddenly once the model has found a way to look back; the pattern scores "
+                 "show whether it is this circuit or another (small models often look a fixed distance "
+                 "back instead).")),
         make(attn::TaskKind::Copy, QT_TRANSLATE_NOOP("TrainingPreset", "Copy a sequence"),
              QT_TRANSLATE_NOOP("TrainingPreset",
                  "A sequence of symbols, the separator “=”, then the same sequence again. After the "
