@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QMenuBar>
+#include <QPalette>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -248,6 +249,14 @@ private slots:
         QCOMPARE(dialog.sparklines()->current(), 1);
         QCOMPARE(dialog.curve()->curves().markerStep, snaps[1].step);
         dialog.grab().save(QStringLiteral("/tmp/attn-training-replay.png"));
+        QPalette dark;
+        for (auto [role, colour] : {std::pair{QPalette::Window, 0x2b2b2b}, {QPalette::WindowText, 0xe0e0e0},
+                                    {QPalette::Base, 0x1e1e1e}, {QPalette::Text, 0xe0e0e0},
+                                    {QPalette::Button, 0x3a3a3a}, {QPalette::ButtonText, 0xe0e0e0}})
+            dark.setColor(role, QColor::fromRgb(QRgb(colour)));
+        dialog.setPalette(dark);
+        QCoreApplication::processEvents();
+        dialog.grab().save(QStringLiteral("/tmp/attn-training-dark.png"));
 
         QSignalSpy open(&dialog, &TrainingDialog::openModelRequested);
         dialog.openButton()->click();

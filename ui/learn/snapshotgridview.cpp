@@ -24,9 +24,15 @@ void SnapshotGridView::setTrace(std::shared_ptr<const attn::ModelTrace> trace, i
     update();
 }
 
+QColor SnapshotGridView::maskedColor() const
+{
+    // Quiet on light and dark themes alike: the masked half carries no data.
+    return mixColors(palette().color(QPalette::Base), palette().color(QPalette::Text), 0.2);
+}
+
 void SnapshotGridView::rebuildTiles()
 {
-    m_tiles = m_trace ? modelGridImages(*m_trace, true, ColorMap::Viridis, faintTextColor(palette()), kModelGridMaxSide)
+    m_tiles = m_trace ? modelGridImages(*m_trace, true, ColorMap::Viridis, maskedColor(), kModelGridMaxSide)
                       : std::vector<std::vector<QImage>>{};
 }
 

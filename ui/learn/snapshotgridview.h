@@ -29,6 +29,7 @@ protected:
 
 private:
     void rebuildTiles();
+    QColor maskedColor() const;
 
     std::shared_ptr<const attn::ModelTrace> m_trace;
     std::vector<std::vector<QImage>> m_tiles;
