@@ -8,6 +8,8 @@
 #include "heatmapview.h"
 #include "mainwindow.h"
 #include "crossattentionpanel.h"
+#include "trainingdialog.h"
+#include "trainingsession.h"
 #include "walkthroughpanel.h"
 
 #include <QApplication>
@@ -17,6 +19,7 @@
 #include <QPainter>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QEventLoop>
 #include <QStyleFactory>
 #include <cstdio>
 
@@ -199,6 +202,21 @@ int main(int argc, char **argv)
         MainWindow window(&doc);
         raiseDock(window, window.crossAttention());
         shoot(window, out.filePath(QStringLiteral("window-cross-attention.png")));
+    }
+    {
+        // Learn › Train a model…: the induction task with its defaults, trained
+        // to the end (a few minutes), so the picture shows the heads that formed.
+        TrainingDialog dialog;
+        dialog.setFolderChooser([](const QString &) { return QString(); }); // nothing saved
+        dialog.resize(1100, 720);
+        dialog.show();
+        if (dialog.train()) {
+            QEventLoop loop;
+            QObject::connect(dialog.session(), &TrainingSession::finished, &loop, &QEventLoop::quit);
+            loop.exec();
+            QApplication::processEvents();
+            save(dialog.grab().toImage(), out.filePath(QStringLiteral("training.png")));
+        }
     }
     return 0;
 }

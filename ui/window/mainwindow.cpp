@@ -19,6 +19,8 @@
 #include "practicedialog.h"
 #include "starthint.h"
 #include "tokenchips.h"
+#include "trainedmodelsmenu.h"
+#include "trainingdialog.h"
 #include "walkthroughpanel.h"
 
 #include <QAbstractItemView>
@@ -280,6 +282,14 @@ void MainWindow::buildMenus()
         dialog->raise();
         dialog->activateWindow();
     });
+    learn->addSeparator();
+    learn->addAction(tr("&Train a model…"), this, [this] {
+        connect(TrainingDialog::showFor(this), &TrainingDialog::openModelRequested, m_modelActions,
+                &ModelActions::openFolder, Qt::UniqueConnection);
+    });
+    auto *trained = new TrainedModelsMenu(learn);
+    learn->addMenu(trained);
+    connect(trained, &TrainedModelsMenu::openRequested, m_modelActions, &ModelActions::openFolder);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })

@@ -1,0 +1,317 @@
+// The training window: a TrainingSession runs a real (tiny) training on its
+// worker thread while the event loop turns; reports, snapshots, pause,
+// resume, stop and the saved folder are checked, then the dialog's replay
+// slider and the Learn menu's way into it. Pictures of the dialog go to
+// /tmp/attn-training*.png for a look.
+#include "document.h"
+#include "examples.h"
+#include "fileactions.h"
+#include "learn/tasks.h"
+#include "mainwindow.h"
+#include "model/forward.h"
+#include "model/modelloader.h"
+#include "modeldocument.h"
+#include "patternscores.h"
+#include "patternsparklineview.h"
+#include "snapshotgridview.h"
+#include "trainedmodelsmenu.h"
+#include "trainingcurveview.h"
+#include "trainingdialog.h"
+#include "trainingsession.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QMenuBar>
+#include <QPalette>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+namespace {
+
+attn::TrainerSettings tinySettings(int steps)
+{
+    attn::TrainerSettings s;
+    s.layers = 1;
+    s.heads = 2;
+    s.dModel = 16;
+    s.context = 8;
+    s.batch = 16;
+    s.steps = steps;
+    s.learningRate = 1e-2;
+    s.warmupSteps = 5;
+    s.reportEvery = 5;
+    s.seed = 7;
+    return s;
+}
+
+attn::TrainingTask copyTask()
+{
+    QString error;
+    std::optional<attn::TrainingTask> task = attn::TrainingTask::synthetic(attn::TaskKind::Copy, 6, &error);
+    if (!task)
+        qFatal("copy task: %s", qPrintable(error));
+    return *task;
+}
+
+int lastStep(const TrainingSession &s) { return s.reports().empty() ? 0 : s.reports().back().step; }
+
+bool finished(const TrainingSession &s, int ms = 60000)
+{
+    return QTest::qWaitFor([&] { return s.state() == TrainingSession::State::Finished; }, ms);
+}
+
+} // namespace
+
+class TestTrainingWindow : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void patternScoresOfHandMadeWeights()
+    {
+        // tokens a b a b: query 2 (a) has an earlier a at 0, so induction looks at key 1;
+        // query 3 (b) at key 2. A head on the previous token scores 1 there too.
+        const std::vector<int> tokens{0, 1, 0, 1};
+        attn::RowMatrix<float> previous = attn::RowMatrix<float>::Zero(4, 4);
+        previous(0, 0) = 1;
+        for (int i = 1; i < 4; ++i)
+            previous(i, i - 1) = 1;
+        const PatternScores p = headPatternScores(previous, tokens);
+        QCOMPARE(p[int(AttentionPattern::PreviousToken)], 1.0);
+        QCOMPARE(p[int(AttentionPattern::Induction)], 1.0);
+        QCOMPARE(p[int(AttentionPattern::Diagonal)], 0.25); // only query 0, which has no choice
+        QCOMPARE(p[int(AttentionPattern::FirstToken)], 1.0 / 3.0); // query 1's previous token is the first
+
+        attn::RowMatrix<float> uniform = attn::RowMatrix<float>::Zero(4, 4);
+        for (int i = 0; i < 4; ++i)
+            uniform.row(i).head(i + 1).setConstant(1.0f / float(i + 1));
+        const PatternScores u = headPatternScores(uniform, tokens);
+        QVERIFY(std::abs(u[int(AttentionPattern::Diagonal)] - (1 + 0.5 + 1.0 / 3 + 0.25) / 4) < 1e-6);
+        QVERIFY(std::abs(u[int(AttentionPattern::Induction)] - (1.0 / 3 + 0.25) / 2) < 1e-6);
+    }
+
+    void runReportsSnapshotsAndSaves()
+    {
+        TrainingSession session;
+        QSignalSpy finishedSpy(&session, &TrainingSession::finished);
+        QString error;
+        QVERIFY2(session.start(copyTask(), tinySettings(60), &error, 20), qPrintable(error));
+        QVERIFY(finished(session));
+        QCOMPARE(finishedSpy.count(), 1);
+        QVERIFY(!session.outcome().stopped && !session.outcome().diverged);
+
+        const auto &reports = session.reports();
+        QCOMPARE(int(reports.size()), 12);
+        for (std::size_t i = 0; i < reports.size(); ++i) {
+            QCOMPARE(reports[i].step, int(i + 1) * 5);
+            QVERIFY(std::isfinite(reports[i].loss));
+        }
+        QVERIFY2(reports.back().loss < reports.front().loss - 0.2,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(reports.front().loss).arg(reports.back().loss)));
+
+        const auto &snaps = session.snapshots();
+        QCOMPARE(int(snaps.size()), 4);
+        const int n = int(session.exampleTokens().size());
+        QCOMPARE(n, 8);
+        for (int k = 0; k < 4; ++k) {
+            QCOMPARE(snaps[std::size_t(k)].step, 20 * k);
+            const attn::ModelTrace &t = *snaps[std::size_t(k)].trace;
+            QCOMPARE(int(t.layers.size()), 1);
+            QCOMPARE(int(t.layers[0].weights.size()), 2);
+            QCOMPARE(int(snaps[std::size_t(k)].scores.size()), 2);
+            for (const attn::RowMatrix<float> &w : t.layers[0].weights) {
+                QCOMPARE(int(w.rows()), n);
+                QCOMPARE(int(w.cols()), n);
+                for (int i = 0; i < n; ++i) {
+                    QVERIFY(std::abs(w.row(i).sum() - 1.0f) < 1e-5f);
+                    for (int j = i + 1; j < n; ++j)
+                        QCOMPARE(w(i, j), 0.0f);
+                }
+            }
+        }
+        // The snapshots are of different weights: training changed the attention.
+        QVERIFY((snaps.front().trace->layers[0].weights[0] - snaps.back().trace->layers[0].weights[0]).norm() > 1e-3);
+        QCOMPARE(int(session.patternSeries().size()), 2);
+        QCOMPARE(int(session.patternSeries()[1].values[0].size()), 4);
+
+        const QString folder = m_dir.filePath(QStringLiteral("copy-run"));
+        QVERIFY2(session.save(folder, &error), qPrintable(error));
+        const attn::SharedModelParameters loaded = attn::loadModel(folder, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        const std::vector<int> probe{0, 3, 1, 6, 0, 3, 1};
+        const attn::ModelTrace a = attn::forward(*session.finalModel(), probe);
+        const attn::ModelTrace b = attn::forward(*loaded, probe);
+        QVERIFY(a.nextToken && b.nextToken);
+        QCOMPARE(b.nextToken->probabilities.size(), a.nextToken->probabilities.size());
+        QVERIFY((a.nextToken->probabilities - b.nextToken->probabilities).cwiseAbs().maxCoeff() < 1e-6f);
+        // Not the untrained model: the weights that were saved are the trained ones.
+        const attn::ModelTrace first = attn::forward(attn::Trainer::initialModel(session.finalModel()->config, 7), probe);
+        QVERIFY((first.nextToken->probabilities - b.nextToken->probabilities).cwiseAbs().maxCoeff() > 1e-3f);
+    }
+
+    void pauseResumeStop()
+    {
+        TrainingSession session;
+        QString error;
+        QVERIFY(session.start(copyTask(), tinySettings(1000000), &error, 1000));
+        QVERIFY(QTest::qWaitFor([&] { return lastStep(session) >= 20; }, 20000));
+        session.pause();
+        QVERIFY(QTest::qWaitFor([&] { return session.state() == TrainingSession::State::Paused; }, 10000));
+        QTest::qWait(50); // reports posted before the pause have arrived
+        const int paused = lastStep(session);
+        QTest::qWait(300);
+        QCOMPARE(lastStep(session), paused);
+        QCOMPARE(session.state(), TrainingSession::State::Paused);
+
+        session.resume();
+        QVERIFY(QTest::qWaitFor([&] { return lastStep(session) >= paused + 20; }, 20000));
+        QCOMPARE(session.state(), TrainingSession::State::Running);
+        session.stop();
+        QVERIFY(finished(session, 20000));
+        QVERIFY(session.outcome().stopped);
+        QVERIFY(session.finalModel());
+        // A stop while paused ends the run too.
+        QVERIFY(session.start(copyTask(), tinySettings(1000000), &error, 1000));
+        QVERIFY(QTest::qWaitFor([&] { return lastStep(session) >= 5; }, 20000));
+        session.pause();
+        QVERIFY(QTest::qWaitFor([&] { return session.state() == TrainingSession::State::Paused; }, 10000));
+        session.stop();
+        QVERIFY(finished(session, 20000));
+        QVERIFY(session.outcome().stopped);
+    }
+
+    void badSettingsAreRefused()
+    {
+        TrainingSession session;
+        attn::TrainerSettings s = tinySettings(10);
+        s.heads = 3; // does not divide 16
+        QString error;
+        QVERIFY(!session.start(copyTask(), s, &error));
+        QVERIFY(error.contains(QStringLiteral("--heads 3")));
+        QCOMPARE(session.state(), TrainingSession::State::Idle);
+    }
+
+    void dialogReplaysSnapshots()
+    {
+        TrainingDialog dialog;
+        const QString folder = m_dir.filePath(QStringLiteral("dialog-run"));
+        QString suggested;
+        dialog.setFolderChooser([&](const QString &s) {
+            suggested = s;
+            return folder;
+        });
+        dialog.taskBox()->setCurrentIndex(dialog.taskBox()->findData(int(attn::TaskKind::Copy)));
+        QCOMPARE(dialog.layersBox()->value(), 2); // the copy task's defaults
+        QCOMPARE(dialog.contextBox()->value(), 16);
+        dialog.layersBox()->setValue(2);
+        dialog.dModelBox()->setValue(16);
+        dialog.stepsBox()->setValue(200);
+        dialog.resize(1100, 720);
+        dialog.show();
+        QVERIFY(dialog.train());
+        QVERIFY(!dialog.trainButton()->isEnabled());
+        QVERIFY(dialog.stopButton()->isEnabled());
+        QVERIFY(finished(*dialog.session()));
+        QCoreApplication::processEvents();
+        QVERIFY(suggested.contains(QStringLiteral("/models/copy-")));
+        QCOMPARE(dialog.savedFolder(), folder);
+        QVERIFY(dialog.openButton()->isEnabled());
+        QString error;
+        QVERIFY2(attn::loadModel(folder, &error), qPrintable(error));
+
+        const auto &snaps = dialog.session()->snapshots();
+        QVERIFY(snaps.size() >= 3);
+        QCOMPARE(dialog.stepSlider()->maximum(), int(snaps.size()) - 1);
+        QCOMPARE(dialog.grid()->trace(), snaps.back().trace); // following the newest
+        QCOMPARE(int(dialog.grid()->tiles().size()), 2);
+        QCOMPARE(int(dialog.grid()->tiles()[0].size()), 2);
+        QCOMPARE(dialog.sparklines()->series().size(), std::size_t(4));
+        dialog.grab().save(QStringLiteral("/tmp/attn-training-finished.png"));
+
+        dialog.stepSlider()->setValue(1);
+        QCOMPARE(dialog.grid()->trace(), snaps[1].trace);
+        QCOMPARE(dialog.grid()->step(), snaps[1].step);
+        QCOMPARE(dialog.sparklines()->current(), 1);
+        QCOMPARE(dialog.curve()->curves().markerStep, snaps[1].step);
+        dialog.grab().save(QStringLiteral("/tmp/attn-training-replay.png"));
+        QPalette dark;
+        for (auto [role, colour] : {std::pair{QPalette::Window, 0x2b2b2b}, {QPalette::WindowText, 0xe0e0e0},
+                                    {QPalette::Base, 0x1e1e1e}, {QPalette::Text, 0xe0e0e0},
+                                    {QPalette::Button, 0x3a3a3a}, {QPalette::ButtonText, 0xe0e0e0}})
+            dark.setColor(role, QColor::fromRgb(QRgb(colour)));
+        dialog.setPalette(dark);
+        QCoreApplication::processEvents();
+        dialog.grab().save(QStringLiteral("/tmp/attn-training-dark.png"));
+
+        QSignalSpy open(&dialog, &TrainingDialog::openModelRequested);
+        dialog.openButton()->click();
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().first().toString(), folder);
+    }
+
+    void learnMenuOpensTheDialogAndTheModel()
+    {
+        Document doc{attn::exampleSession()};
+        MainWindow window{&doc};
+        window.fileActions()->setInteractive(false);
+        window.show();
+        QAction *train = nullptr;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == QStringLiteral("&Train a model…"))
+                        train = a;
+        QVERIFY(train);
+        train->trigger();
+        auto *dialog = window.findChild<TrainingDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        train->trigger(); // the same dialog again, not a second one
+        QCOMPARE(window.findChildren<TrainingDialog *>().size(), 1);
+
+        // Saved where the dialog suggests (the test-mode AppDataLocation), so Trained models lists it.
+        QString folder;
+        dialog->setFolderChooser([&](const QString &suggested) { return folder = suggested; });
+        dialog->taskBox()->setCurrentIndex(dialog->taskBox()->findData(int(attn::TaskKind::Reverse)));
+        dialog->layersBox()->setValue(1);
+        dialog->stepsBox()->setValue(30);
+        QVERIFY(dialog->train());
+        QVERIFY(finished(*dialog->session()));
+        QCoreApplication::processEvents();
+        QVERIFY(dialog->openButton()->isEnabled());
+        dialog->openButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return doc.model()->isOpen() && !doc.model()->isOpening(); }, 10000));
+        QCOMPARE(doc.model()->config()->layers, 1);
+        QCOMPARE(doc.model()->config()->heads, 2);
+
+        auto *trained = window.findChild<TrainedModelsMenu *>();
+        QVERIFY(trained);
+        trained->rebuild();
+        QAction *listed = nullptr;
+        for (QAction *a : trained->actions())
+            if (a->toolTip() == folder)
+                listed = a;
+        QVERIFY2(listed, qPrintable(folder));
+        QSignalSpy open(trained, &TrainedModelsMenu::openRequested);
+        listed->trigger();
+        QCOMPARE(open.count(), 1);
+        QVERIFY(QDir(folder).removeRecursively());
+    }
+};
+
+QTEST_MAIN(TestTrainingWindow)
+#include "tst_trainingwindow.moc"

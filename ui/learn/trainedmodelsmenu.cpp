@@ -1,0 +1,40 @@
+#include "trainedmodelsmenu.h"
+
+#include "trainingsession.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+TrainedModelsMenu::TrainedModelsMenu(QWidget *parent) : QMenu(tr("Trained &models"), parent)
+{
+    setObjectName(QStringLiteral("trainedModelsMenu"));
+    setToolTipsVisible(true);
+    connect(this, &QMenu::aboutToShow, this, &TrainedModelsMenu::rebuild);
+    rebuild();
+}
+
+QStringList TrainedModelsMenu::trainedModelFolders()
+{
+    QStringList folders;
+    const QFileInfoList entries =
+        QDir(TrainingSession::modelsFolder()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+    for (const QFileInfo &e : entries)
+        if (QFileInfo::exists(QDir(e.filePath()).filePath(QStringLiteral("config.json"))))
+            folders << e.filePath();
+    return folders;
+}
+
+void TrainedModelsMenu::rebuild()
+{
+    clear();
+    const QStringList folders = trainedModelFolders();
+    if (folders.isEmpty()) {
+        addAction(tr("None yet: Learn › Train a model… saves them in %1").arg(TrainingSession::modelsFolder()))->setEnabled(false);
+        return;
+    }
+    for (const QString &folder : folders) {
+        QAction *action = addAction(QFileInfo(folder).fileName());
+        action->setToolTip(folder);
+        connect(action, &QAction::triggered, this, [this, folder] { emit openRequested(folder); });
+    }
+}
