@@ -114,8 +114,10 @@ private slots:
         QTest::qWait(20);
         doc.setEmbeddingValue(0, 0, 0.75);
         QTRY_VERIFY_WITH_TIMEOUT(!doc.isComputing(), 60000);
-        QCOMPARE(doc.scheduler()->cancelledRuns(), 1);
-        QCOMPARE(results.count(), 1);
+        // The first run (the opening session) is cancelled; the first edit's
+        // too when it had started before the second edit came.
+        QVERIFY(doc.scheduler()->cancelledRuns() >= 1);
+        QCOMPARE(results.count(), 1); // only the newest result reaches the views
         QCOMPARE(doc.result().inputs(0, 0), 0.75);
     }
 };
