@@ -47,6 +47,10 @@ expected=(
   share/attention-explorer/examples/long-sentence.attn.json
   share/attention-explorer/examples/your-journey.attn.json
   share/attention-explorer/examples/your-journey-simplified.attn.json
+  share/attention-explorer/examples/models/induction/config.json
+  share/attention-explorer/examples/models/induction/model.safetensors
+  share/attention-explorer/examples/models/induction/vocab.json
+  share/attention-explorer/examples/models/induction/merges.txt
   share/doc/attention-explorer/LICENSE
   share/doc/attention-explorer/README.md
 )

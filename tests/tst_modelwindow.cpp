@@ -28,6 +28,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QAction>
 #include <QTest>
 
 namespace {
@@ -206,6 +207,46 @@ private slots:
         }
         QCOMPARE(guesses[0].text, QStringLiteral("!"));
         QVERIFY(f.actions()->nextTokens()->isVisible());
+    }
+
+    // Examples › Trained Model opens the model shipped in the binary on its
+    // lesson text, and the views show its induction head (layer 1): from the
+    // second copy on, each letter looks at the one after its earlier copy.
+    void trainedExampleOpensFromTheExamplesMenu()
+    {
+        Fixture f;
+        auto *action = f.window.findChild<QAction *>(QStringLiteral("example-trained-induction"));
+        QVERIFY(action);
+        action->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return f.model()->isOpen() && !f.model()->isOpening()
+                                             && !f.model()->isComputing(); }, 20000));
+        QVERIFY2(f.actions()->lastError().isEmpty(), qPrintable(f.actions()->lastError()));
+        const QString text = QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs");
+        QCOMPARE(f.model()->text(), text);
+        QCOMPARE(f.window.sentenceEdit()->text(), text);
+        QCOMPARE(int(f.model()->tokens().size()), text.size());
+        QCOMPARE(f.model()->config()->layers, 2);
+        // The layer-1 head with the most weight on "the token after my earlier copy".
+        f.doc.selection()->setLayer(1);
+        const attn::LayerTrace &layer = f.model()->trace()->layers[1];
+        int best = -1;
+        double bestScore = 0;
+        for (int h = 0; h < int(layer.weights.size()); ++h) {
+            double sum = 0;
+            for (int q = 15; q < 28; ++q) // the second copy, after its first letter
+                sum += layer.weights[std::size_t(h)](q, q - 13);
+            if (sum / 13 > bestScore)
+                bestScore = sum / 13, best = h;
+        }
+        QVERIFY2(bestScore > 0.5, qPrintable(QString::number(bestScore)));
+        f.window.selectHead(best);
+        QCOMPARE(f.window.heatmap()->painter().valueAt(20, 7), double(layer.weights[std::size_t(best)](20, 7)));
+        // Its guess after "…qmEjxBt" the second time: "r", what followed "t" before.
+        f.type(QStringLiteral("qmEjxBtrkwaDcsqmEjxBt"));
+        QVERIFY(f.idle());
+        const auto guesses = f.model()->predictions(1);
+        QCOMPARE(int(guesses.size()), 1);
+        QCOMPARE(f.model()->tokenizer()->idToText(guesses.front().first), QStringLiteral("r"));
     }
 
     void typingRetokenizes()

@@ -8,9 +8,12 @@
 #include "model/headscores.h"
 #include "model/modelloader.h"
 #include "prng.h"
+#include "shippedmodel.h"
 #include "tokenizers/tokenizerloader.h"
 
+#include <QDateTime>
 #include <QDirIterator>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace attn;
@@ -90,6 +93,31 @@ private slots:
         qInfo("layer 0 head %d: previous-token %.3f; layer 1 head %d: induction %.3f", *previous, p, *induction, i);
         QVERIFY2(p > 0.8, qPrintable(QStringLiteral("layer 0 head %1: previous-token %2").arg(*previous).arg(p)));
         QVERIFY2(i > 0.5, qPrintable(QStringLiteral("layer 1 head %1: induction %2").arg(*induction).arg(i)));
+    }
+
+    // The binary carries the same files and unpacks them once into the cache.
+    void unpacksTheEmbeddedCopy()
+    {
+        QTemporaryDir cache;
+        QString error;
+        const std::optional<ShippedModel> shipped = shippedInductionModel(&error, cache.path());
+        QVERIFY2(shipped, qPrintable(error));
+        QVERIFY(shipped->folder.startsWith(cache.path()));
+        for (const char *name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"}) {
+            QFile a(kFolder + QLatin1Char('/') + QLatin1String(name)), b(shipped->folder + QLatin1Char('/') + QLatin1String(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), name);
+        }
+        QVERIFY(loadModel(shipped->folder, &error));
+        // A second call finds the copy, and no staging folder is left behind.
+        const QDateTime written = QFileInfo(shipped->folder + QStringLiteral("/model.safetensors")).lastModified();
+        QCOMPARE(shippedInductionModel(&error, cache.path())->folder, shipped->folder);
+        QCOMPARE(QFileInfo(shipped->folder + QStringLiteral("/model.safetensors")).lastModified(), written);
+        QCOMPARE(QDir(QFileInfo(shipped->folder).path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+        QVERIFY(QString(shipped->exampleText).size() == 28);
+        // A cache that cannot be written: one line, no crash.
+        QVERIFY(!shippedInductionModel(&error, QStringLiteral("/proc/nonexistent")));
+        QVERIFY(!error.isEmpty() && !error.contains('\n'));
     }
 
     void predictsTheRepeat()

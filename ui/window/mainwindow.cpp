@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "shippedmodel.h"
+
 #include "barchartview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
@@ -241,6 +243,21 @@ void MainWindow::buildMenus()
     QMenu *examples = menuBar()->addMenu(tr("E&xamples"));
     examples->setObjectName(QStringLiteral("examplesMenu"));
     m_fileActions->populateExamplesMenu(examples);
+    examples->addSeparator();
+    QAction *trainedExample = examples->addAction(tr("Trained Model: Induction Heads"), this, [this] {
+        QString error;
+        const std::optional<attn::ShippedModel> shipped = attn::shippedInductionModel(&error);
+        if (!shipped) {
+            statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
+            return;
+        }
+        m_modelActions->openFolderOn(shipped->folder, shipped->exampleText);
+    });
+    trainedExample->setObjectName(QStringLiteral("example-trained-induction"));
+    trainedExample->setStatusTip(tr("A two-layer model this program trained on repeated random letters: one head in layer 0 "
+                             "looks at the previous letter, one in layer 1 at the letter that came after the "
+                             "earlier copy of the current one"));
+    trainedExample->setToolTip(trainedExample->statusTip());
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));

@@ -153,7 +153,12 @@ void ModelActions::rebuildModelsMenu()
 void ModelActions::openFolder(const QString &path)
 {
     // The model reads what the sentence field shows, typed but not yet applied included.
-    m_model->setText(m_window->sentenceEdit()->text());
+    openFolderOn(path, m_window->sentenceEdit()->text());
+}
+
+void ModelActions::openFolderOn(const QString &path, const QString &text)
+{
+    m_model->setText(text);
     m_window->statusBar()->showMessage(tr("Opening %1…").arg(path));
     m_model->open(path);
 }

@@ -36,8 +36,10 @@ public:
     // The Models submenu again, from listCachedModels() (done before it shows).
     void rebuildModelsMenu();
 
-    // Opens a model folder (asynchronously; modelOpened or an error follows).
+    // Opens a model folder (asynchronously; modelOpened or an error follows)
+    // on what the sentence field shows, or on `text`.
     void openFolder(const QString &path);
+    void openFolderOn(const QString &path, const QString &text);
     void closeModel();
     // While a model is open, shows its tokens and heads in the window's
     // chips and head box and returns true: the session's must not replace them.

@@ -1,0 +1,71 @@
+#include "shippedmodel.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+namespace attn {
+namespace {
+
+const char *const kFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+const QString kResource = QStringLiteral(":/attention-explorer/models/induction/");
+
+// The folder name carries a digest of the embedded files: a new build with a
+// retrained model unpacks next to the old copy instead of mixing with it.
+QString contentDigest()
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const char *name : kFiles) {
+        QFile f(kResource + QLatin1String(name));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        hash.addData(f.readAll());
+    }
+    return QString::fromLatin1(hash.result().toHex().left(12));
+}
+
+} // namespace
+
+std::optional<ShippedModel> shippedInductionModel(QString *error, const QString &cacheRoot)
+{
+    const QString digest = contentDigest();
+    if (digest.isEmpty()) {
+        *error = QCoreApplication::translate("ShippedModel", "the trained example model is missing from this build");
+        return std::nullopt;
+    }
+    const QString root = cacheRoot.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) : cacheRoot;
+    const QString folder = QDir(root).filePath(QStringLiteral("models/induction-") + digest);
+    const ShippedModel model{folder, QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs")};
+    if (QFile::exists(QDir(folder).filePath(QStringLiteral("model.safetensors"))))
+        return model;
+    if (!QDir().mkpath(QFileInfo(folder).path())) {
+        *error = QCoreApplication::translate("ShippedModel", "cannot create %1").arg(QFileInfo(folder).path());
+        return std::nullopt;
+    }
+    // Written beside its final place, then renamed in one step.
+    QTemporaryDir staging(folder + QStringLiteral(".tmp-XXXXXX"));
+    if (!staging.isValid()) {
+        *error = QCoreApplication::translate("ShippedModel", "cannot write to %1").arg(QFileInfo(folder).path());
+        return std::nullopt;
+    }
+    for (const char *name : kFiles) {
+        const QString target = staging.filePath(QLatin1String(name));
+        QFile::remove(target);
+        if (!QFile::copy(kResource + QLatin1String(name), target)) {
+            *error = QCoreApplication::translate("ShippedModel", "cannot write %1").arg(target);
+            return std::nullopt;
+        }
+        QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    }
+    if (!QDir().rename(staging.path(), folder) && !QFile::exists(QDir(folder).filePath(QStringLiteral("model.safetensors")))) {
+        *error = QCoreApplication::translate("ShippedModel", "cannot move the example model into %1").arg(folder);
+        return std::nullopt;
+    }
+    return model;
+}
+
+} // namespace attn
