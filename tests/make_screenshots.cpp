@@ -7,6 +7,10 @@
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
+#include <QTest>
+#include <QAction>
+#include "modelactions.h"
+#include "modeldocument.h"
 #include "crossattentionpanel.h"
 #include "trainingdialog.h"
 #include "trainingsession.h"
@@ -202,6 +206,43 @@ int main(int argc, char **argv)
         MainWindow window(&doc);
         raiseDock(window, window.crossAttention());
         shoot(window, out.filePath(QStringLiteral("window-cross-attention.png")));
+    }
+    {
+        // Examples › Trained Model: the induction model this program trained,
+        // on its lesson text; layer 1, its induction head, with layer 0's
+        // previous-token head switched off, and the rollout dock.
+        Document doc;
+        MainWindow window(&doc);
+        window.resize(window.firstSize());
+        window.show();
+        if (auto *action = window.findChild<QAction *>(QStringLiteral("example-trained-induction")))
+            action->trigger();
+        ModelDocument *model = doc.model();
+        const bool ready = QTest::qWaitFor([&] { return model->isOpen() && !model->isOpening() && !model->isComputing(); }, 30000);
+        if (ready && model->trace()) {
+            auto bestHead = [&](int layer, int offset) {
+                const attn::LayerTrace &l = model->trace()->layers[std::size_t(layer)];
+                int best = 0;
+                double most = -1;
+                for (int h = 0; h < int(l.weights.size()); ++h) {
+                    double sum = 0;
+                    for (int q = 15; q < int(l.weights[std::size_t(h)].rows()); ++q)
+                        sum += l.weights[std::size_t(h)](q, q - offset);
+                    if (sum > most)
+                        most = sum, best = h;
+                }
+                return best;
+            };
+            const int induction = bestHead(1, 13), previous = bestHead(0, 1);
+            doc.selection()->setHead(HeadRef::one(1, induction));
+            raiseDock(window, window.modelActions()->rollout());
+            shoot(window, out.filePath(QStringLiteral("window-trained-induction.png")));
+            doc.setAblatedHeads({attn::LayerHead{0, previous}}, QStringLiteral("switch off"));
+            if (!QTest::qWaitFor([&] { return !model->isComputing(); }, 30000))
+                return 1;
+            window.modelActions()->rolloutDock()->hide();
+            shoot(window, out.filePath(QStringLiteral("window-trained-switched-off.png")));
+        }
     }
     {
         // Learn › Train a model…: the induction task with its defaults, trained
