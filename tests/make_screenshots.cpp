@@ -10,6 +10,7 @@
 #include <QTest>
 #include <QAction>
 #include "modelactions.h"
+#include "rolloutview.h"
 #include "modeldocument.h"
 #include "crossattentionpanel.h"
 #include "trainingdialog.h"
