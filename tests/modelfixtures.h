@@ -21,12 +21,17 @@ namespace fixtures {
 
 inline QString modelDir(const char *name) { return QStringLiteral(ATTN_TEST_DATA "/models/") + QLatin1String(name); }
 
+inline QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
 inline QJsonObject expected(const char *family)
 {
-    QFile f(QStringLiteral(ATTN_TEST_DATA "/models/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read expected.json");
-    return QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String(family)).toObject();
+    return readJson(QStringLiteral(ATTN_TEST_DATA "/models/expected.json")).value(QLatin1String(family)).toObject();
 }
 
 inline attn::RowMatrix<double> matrix(const QJsonValue &v)

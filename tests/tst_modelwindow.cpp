@@ -16,6 +16,8 @@
 #include "modelactions.h"
 #include "modeldocument.h"
 #include "modelgridview.h"
+#include "heatmappainter.h"
+#include "rolloutview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
 #include "session.h"
@@ -247,6 +249,76 @@ private slots:
         const auto guesses = f.model()->predictions(1);
         QCOMPARE(int(guesses.size()), 1);
         QCOMPARE(f.model()->tokenizer()->idToText(guesses.front().first), QStringLiteral("r"));
+    }
+
+    // BERT in the window: WordPiece chips with ids, [CLS] … [SEP], the
+    // masked-token dock, a head's weights and the rollout against numpy
+    // (tests/data/models: expected.json, cli/cli_expected.json).
+    void bertOpensWithItsTokenizerAndMaskPredictions()
+    {
+        const QString bert = m_dir.filePath(QStringLiteral("tiny-bert"));
+        QVERIFY(QDir().mkpath(bert));
+        const QString fixture = fixtures::modelDir("bert-f32");
+        QVERIFY(copyFile(fixture + QStringLiteral("/config.json"), bert + QStringLiteral("/config.json")));
+        QVERIFY(copyFile(fixture + QStringLiteral("/model.safetensors"), bert + QStringLiteral("/model.safetensors")));
+        QVERIFY(copyFile(QStringLiteral(ATTN_TEST_DATA "/models/cli/bert-tokenizer/vocab.txt"),
+                         bert + QStringLiteral("/vocab.txt")));
+        const QJsonObject cli = fixtures::readJson(QStringLiteral(ATTN_TEST_DATA "/models/cli/cli_expected.json"))
+                                    .value(QLatin1String("bert")).toObject();
+        const QJsonObject want = fixtures::expected("bert");
+
+        Fixture f;
+        f.window.sentenceEdit()->setText(cli.value(QLatin1String("text")).toString());
+        QVERIFY(f.open(bert));
+        QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError()));
+        QVERIFY(f.idle());
+        std::vector<int> ids;
+        QStringList texts;
+        for (const attn::ModelToken &t : f.model()->tokens()) {
+            ids.push_back(t.id);
+            texts << t.text;
+        }
+        QCOMPARE(ids, fixtures::ids(cli.value(QLatin1String("token_ids"))));
+        QCOMPARE(ids, fixtures::ids(want.value(QLatin1String("token_ids"))));
+        QCOMPARE(QJsonArray::fromStringList(texts), cli.value(QLatin1String("tokens")).toArray());
+        QCOMPARE(f.window.chips()->toolTips().value(4), QStringLiteral("“##s” · id 30"));
+        QCOMPARE(f.window.headBox()->count(), f.model()->config()->heads + 1);
+
+        // Layer 1, head 1 in the heatmap: not causal, every cell has a weight.
+        f.doc.selection()->setHead(HeadRef::one(1, 1));
+        const QJsonArray weights = want.value(QLatin1String("layers")).toArray()[1].toObject()
+                                       .value(QLatin1String("heads")).toArray()[1].toObject()
+                                       .value(QLatin1String("weights")).toArray();
+        const HeatmapPainter &heat = f.window.heatmap()->painter();
+        QCOMPARE(heat.rows(), int(ids.size()));
+        for (int q = 0; q < heat.rows(); ++q)
+            for (int k = 0; k < heat.columns(); ++k)
+                QVERIFY2(std::fabs(heat.valueAt(q, k) - weights[q].toArray()[k].toDouble()) < 2e-5,
+                         qPrintable(QStringLiteral("(%1, %2)").arg(q).arg(k)));
+
+        // The first [MASK]'s predictions, most probable first, as numpy has them.
+        QCOMPARE(f.model()->predictionTitle(), QStringLiteral("[MASK] at position 2"));
+        const QJsonArray probabilities = want.value(QLatin1String("mask")).toArray()[0].toObject()
+                                             .value(QLatin1String("probabilities")).toArray();
+        const auto guesses = f.model()->predictions(3);
+        QCOMPARE(int(guesses.size()), 3);
+        for (const auto &[id, p] : guesses)
+            QVERIFY(std::fabs(double(p) - probabilities[id].toDouble()) < 1e-5);
+        double best = 0;
+        for (const QJsonValue &v : probabilities)
+            best = std::max(best, v.toDouble());
+        QVERIFY(std::fabs(double(guesses.front().second) - best) < 1e-5);
+        auto *dock = f.window.findChild<QDockWidget *>(QStringLiteral("nexttoken"));
+        QVERIFY(dock);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Masked token"));
+
+        // The rollout dock: numpy's rollout of the same text.
+        const QJsonArray rollout = cli.value(QLatin1String("rollout")).toArray();
+        const auto shown = f.actions()->rollout()->rollout();
+        QVERIFY(shown);
+        for (int q = 0; q < int(shown->rows()); ++q)
+            for (int k = 0; k < int(shown->cols()); ++k)
+                QVERIFY(std::fabs((*shown)(q, k) - rollout[q].toArray()[k].toDouble()) < 1e-5);
     }
 
     void typingRetokenizes()
