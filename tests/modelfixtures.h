@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <QtEndian>
+#include <QDir>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -27,6 +28,19 @@ inline QJsonObject readJson(const QString &path)
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
     return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// tests/data/models/cli/cli_expected.json: the command line's reference numbers.
+inline QJsonObject cliExpected() { return readJson(QStringLiteral(ATTN_TEST_DATA "/models/cli/cli_expected.json")); }
+
+// Copies every file of folder `from` into the existing folder `dir`.
+inline bool copyInto(const QString &from, const QString &dir)
+{
+    const QDir source(from);
+    for (const QString &name : source.entryList(QDir::Files))
+        if (!QFile::copy(source.filePath(name), dir + QLatin1Char('/') + name))
+            return false;
+    return true;
 }
 
 inline QJsonObject expected(const char *family)

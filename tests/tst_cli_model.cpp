@@ -19,31 +19,14 @@ Run runApp(const QStringList &arguments) { return runHeadless(QStringLiteral(ATT
 
 const char *kGpt2Text = "Hello world!<|endoftext|> the the end";
 
-QJsonObject cliExpected()
-{
-    QFile f(QStringLiteral(ATTN_TEST_DATA "/models/cli/cli_expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read cli_expected.json");
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-bool copyInto(const QString &from, const QString &dir)
-{
-    const QDir source(from);
-    for (const QString &name : source.entryList(QDir::Files))
-        if (!QFile::copy(source.filePath(name), dir + '/' + name))
-            return false;
-    return true;
-}
-
 // A model folder: a fixture checkpoint (config.json + model.safetensors)
 // with the tiny tokenizer of its family next to it.
 QString makeModel(const QTemporaryDir &dir, const QString &fixture)
 {
     const QString family = fixture.section('-', 0, 0);
     const QString folder = dir.filePath(fixture);
-    if (!QDir().mkpath(folder) || !copyInto(fixtures::modelDir(fixture.toLatin1().constData()), folder)
-        || !copyInto(QStringLiteral(ATTN_TEST_DATA "/models/cli/%1-tokenizer").arg(family), folder))
+    if (!QDir().mkpath(folder) || !fixtures::copyInto(fixtures::modelDir(fixture.toLatin1().constData()), folder)
+        || !fixtures::copyInto(QStringLiteral(ATTN_TEST_DATA "/models/cli/%1-tokenizer").arg(family), folder))
         qFatal("cannot make the model folder");
     return folder;
 }
@@ -131,7 +114,7 @@ private:
 void TestCliModel::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    m_cli = cliExpected();
+    m_cli = fixtures::cliExpected();
     for (const char *f : {"gpt2-f32", "gpt2-bf16", "bert-f32", "bert-f16-gamma-beta"})
         makeModel(m_dir, QLatin1String(f));
 }
@@ -332,7 +315,7 @@ void TestCliModel::failures_data()
     QTest::newRow("bench, missing folder") << QStringList{"bench", "--model", missing} << missing + ": no such folder";
 
     QDir().mkpath(m_dir.filePath("bad-config"));
-    copyInto(gpt2, m_dir.filePath("bad-config"));
+    fixtures::copyInto(gpt2, m_dir.filePath("bad-config"));
     writeFile(m_dir.filePath("bad-config/config.json"), "{");
     QTest::newRow("config.json not JSON") << computeArgs(m_dir.filePath("bad-config"), text)
                                           << "config.json: not JSON (unterminated object at byte 1)";
@@ -341,7 +324,7 @@ void TestCliModel::failures_data()
         << "config.json: not JSON (unterminated object at byte 1)";
 
     QDir().mkpath(m_dir.filePath("truncated"));
-    copyInto(gpt2, m_dir.filePath("truncated"));
+    fixtures::copyInto(gpt2, m_dir.filePath("truncated"));
     QFile full(gpt2 + "/model.safetensors");
     full.open(QIODevice::ReadOnly);
     writeFile(m_dir.filePath("truncated/model.safetensors"), full.read(100));

@@ -6,6 +6,7 @@
 // redo; the session round trip; the grid's marks; the rollout dock.
 
 #include "modelfixtures.h"
+#include "modelwindowfixture.h"
 
 #include "document.h"
 #include "fileactions.h"
@@ -34,23 +35,6 @@
 #include <QUndoStack>
 
 namespace {
-
-QJsonObject cliExpected()
-{
-    QFile f(QStringLiteral(ATTN_TEST_DATA "/models/cli/cli_expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read cli_expected.json");
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-bool copyInto(const QString &from, const QString &dir)
-{
-    const QDir source(from);
-    for (const QString &name : source.entryList(QDir::Files))
-        if (!QFile::copy(source.filePath(name), dir + '/' + name))
-            return false;
-    return true;
-}
 
 // The reference: the core's forward pass with `off` switched off, as `compute --model --ablate` runs it.
 attn::ModelTrace reference(const attn::ModelParameters &model, const std::vector<int> &ids,
@@ -84,22 +68,8 @@ class TestModelAblation : public QObject
         return m_cli.value(QLatin1String(entry)).toObject().value(QLatin1String(field));
     }
 
-    struct Fixture
+    struct Fixture : ModelWindowFixture
     {
-        Document doc{attn::exampleSession()};
-        MainWindow window{&doc};
-        Fixture()
-        {
-            window.fileActions()->setInteractive(false);
-            window.resize(1280, 800);
-            window.show();
-        }
-        ModelDocument *model() { return doc.model(); }
-        ModelActions *actions() { return window.modelActions(); }
-        bool idle()
-        {
-            return QTest::qWaitFor([&] { return !model()->isOpening() && !model()->isComputing(); }, 10000);
-        }
         bool open(const QString &path, const QString &text)
         {
             window.sentenceEdit()->setText(text);
@@ -126,9 +96,9 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_model = m_dir.filePath(QStringLiteral("tiny-gpt2"));
         QVERIFY(QDir().mkpath(m_model));
-        QVERIFY(copyInto(fixtures::modelDir("gpt2-f32"), m_model));
-        QVERIFY(copyInto(QStringLiteral(ATTN_TEST_DATA "/models/cli/gpt2-tokenizer"), m_model));
-        m_cli = cliExpected();
+        QVERIFY(fixtures::copyInto(fixtures::modelDir("gpt2-f32"), m_model));
+        QVERIFY(fixtures::copyInto(QStringLiteral(ATTN_TEST_DATA "/models/cli/gpt2-tokenizer"), m_model));
+        m_cli = fixtures::cliExpected();
         m_text = cli("gpt2", "text").toString();
         m_ids = fixtures::ids(cli("gpt2", "token_ids"));
         QString error;

@@ -7,6 +7,7 @@
 // tst_modelwindow.
 
 #include "modelfixtures.h"
+#include "modelwindowfixture.h"
 
 #include "document.h"
 #include "fileactions.h"
@@ -92,33 +93,10 @@ class TestModelSession : public QObject
     QTemporaryDir m_dir;
     QString m_model;
 
-    struct Fixture
+    struct Fixture : ModelWindowFixture
     {
-        Document doc{attn::exampleSession()};
-        MainWindow window{&doc};
         QSignalSpy errors{window.fileActions(), &FileActions::errorOccurred};
-        Fixture()
-        {
-            window.fileActions()->setInteractive(false);
-            window.resize(1280, 800);
-            window.show();
-        }
-        ModelDocument *model() { return doc.model(); }
-        ModelActions *actions() { return window.modelActions(); }
-        bool idle()
-        {
-            return QTest::qWaitFor([&] { return !model()->isOpening() && !model()->isComputing(); }, 10000);
-        }
-        bool openModel(const QString &path)
-        {
-            actions()->openFolder(path);
-            return idle() && model()->isOpen();
-        }
-        void type(const QString &text)
-        {
-            window.sentenceEdit()->setText(text);
-            QTest::keyClick(window.sentenceEdit(), Qt::Key_Return);
-        }
+        bool openModel(const QString &path) { return open(path) && model()->isOpen(); }
     };
 
     // A copy of the fixture folder, for tests that move or change it.

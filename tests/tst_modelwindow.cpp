@@ -5,6 +5,7 @@
 // close the model and find the hand-made session as it was.
 
 #include "modelfixtures.h"
+#include "modelwindowfixture.h"
 
 #include "crossattentionpanel.h"
 #include "document.h"
@@ -89,28 +90,9 @@ class TestModelWindow : public QObject
     QTemporaryDir m_dir;
     QString m_model;
 
-    struct Fixture
+    // The model-window tests' shared start, waiting for the open model to settle.
+    struct Fixture : ModelWindowFixture
     {
-        Document doc{attn::exampleSession()};
-        MainWindow window{&doc};
-        Fixture()
-        {
-            window.fileActions()->setInteractive(false);
-            window.resize(1280, 800);
-            window.show();
-        }
-        ModelDocument *model() { return doc.model(); }
-        ModelActions *actions() { return window.modelActions(); }
-        bool open(const QString &path)
-        {
-            actions()->openFolder(path);
-            return QTest::qWaitFor([&] { return !model()->isOpening() && !model()->isComputing(); }, 10000);
-        }
-        void type(const QString &text)
-        {
-            window.sentenceEdit()->setText(text);
-            QTest::keyClick(window.sentenceEdit(), Qt::Key_Return);
-        }
         bool idle()
         {
             return QTest::qWaitFor([&] { return !model()->isComputing(); }, 10000);
