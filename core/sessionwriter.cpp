@@ -2,6 +2,8 @@
 #include "jsonformat.h"
 #include "sessionio.h"
 
+#include "savefile.h"
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -92,23 +94,15 @@ bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *
         *error = QStringLiteral("%1: cannot write: %2").arg(name, file.errorString());
         return false;
     }
-    // Flush before commit: Qt 6.4's QSaveFile commits even when flushing its
-    // buffer failed, and a full disk would put a truncated file in place of
-    // the old one. Qt often gives no reason for a failed write; errno does.
     errno = 0;
-    if (file.write(bytes) != bytes.size() || !file.flush()) {
+    if (file.write(bytes) != bytes.size()) {
         const int code = errno;
         *error = QStringLiteral("%1: cannot write: %2")
                      .arg(name, code != 0 ? QString::fromLocal8Bit(std::strerror(code)) : file.errorString());
         file.cancelWriting();
         return false;
     }
-    if (!file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(name, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    return true;
+    return commitSaveFile(file, name, error);
 }
 
 bool writeSession(const QString &path, const Session &session, QString *error)

@@ -1,5 +1,7 @@
 #include "io/safetensorswriter.h"
 
+#include "savefile.h"
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -219,11 +221,7 @@ bool writeSafetensors(const QString &path, const std::vector<TensorToWrite> &ten
         *error = name + QLatin1String(": ") + why;
         return false;
     }
-    if (!file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(name, file.errorString());
-        return false;
-    }
-    return true;
+    return commitSaveFile(file, name, error);
 }
 
 } // namespace attn

@@ -1,4 +1,5 @@
 #include "exporter.h"
+#include "savefile.h"
 
 #include "csvexport.h"
 #include "heatmappainter.h"
@@ -329,26 +330,6 @@ bool writeExport(QIODevice *device, const attn::Session &session, const Snapshot
     }
 }
 
-bool commitExport(QSaveFile &file, const QString &name, QString *error)
-{
-    // Flush first: Qt 6.4's QSaveFile commits even when flushing its buffer
-    // failed, which would replace a good file with a truncated one.
-    errno = 0;
-    if (!file.flush()) {
-        const int code = errno;
-        *error = tr("%1: cannot write: %2")
-                     .arg(name, code != 0 ? QString::fromLocal8Bit(std::strerror(code)) : file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    if (!file.commit()) {
-        *error = tr("%1: cannot write: %2").arg(name, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    return true;
-}
-
 bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const ExportOptions &options,
                 const QString &path, QString *error)
 {
@@ -368,7 +349,7 @@ bool exportFile(const attn::Session &session, const SnapshotPtr &snapshot, const
         file.cancelWriting();
         return false;
     }
-    return commitExport(file, name, error);
+    return attn::commitSaveFile(file, name, error);
 }
 
 bool exportSnapshot(const SnapshotPtr &snapshot, const ExportOptions &options, const QString &path, QString *error)
@@ -406,5 +387,5 @@ bool exportSnapshot(const SnapshotPtr &snapshot, const ExportOptions &options, c
         file.cancelWriting();
         return false;
     }
-    return commitExport(file, name, error);
+    return attn::commitSaveFile(file, name, error);
 }

@@ -101,8 +101,6 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
 // passed; `name` is the file name its messages start with.
 bool writeExport(QIODevice *device, const attn::Session &session, const SnapshotPtr &snapshot,
                  const ExportOptions &options, ExportFormat format, const QString &name, QString *error);
-// Flushes and renames a QSaveFile into place; on failure cancels it.
-bool commitExport(QSaveFile &file, const QString &name, QString *error);
 
 // Checks, renders and writes atomically (QSaveFile): on failure nothing is
 // left at `path` and an existing file there is untouched; `error` gets one line.

@@ -1,5 +1,7 @@
 #include "exportseries.h"
 
+#include "savefile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -86,7 +88,7 @@ bool exportEachHead(const attn::Session &session, const SnapshotPtr &snapshot, c
         files.push_back(std::move(file));
     }
     for (int k = 0; k < paths.size(); ++k) {
-        if (!commitExport(*files[std::size_t(k)], QFileInfo(paths[k]).fileName(), error))
+        if (!attn::commitSaveFile(*files[std::size_t(k)], QFileInfo(paths[k]).fileName(), error))
             return false;
         *written << paths[k];
     }
