@@ -33,35 +33,6 @@ void printLine(const QJsonObject &o)
     std::fflush(stdout);
 }
 
-// Each task's defaults, chosen so its lesson shows in minutes on two cores:
-// small batches and contexts cost least per step (models.md: the work to the
-// induction phase change grows only as sqrt(batch * context)). Induction:
-// the loss falls abruptly near step 1,500-2,000 as the induction heads form,
-// and again near 4,000-5,000 as layer 0's previous-token head sharpens; by
-// step 8,000 (1-2 minutes here) both are clear on held-out repeats.
-attn::TrainerSettings defaults(attn::TaskKind kind, int *vocab)
-{
-    attn::TrainerSettings s;
-    switch (kind) {
-    case attn::TaskKind::Induction:
-        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 8000, s.learningRate = 1e-3;
-        *vocab = 32;
-        break;
-    case attn::TaskKind::Copy:
-    case attn::TaskKind::Reverse:
-    case attn::TaskKind::Sort:
-        s.layers = 2, s.heads = 2, s.dModel = 32, s.context = 16, s.batch = 16, s.steps = 600, s.learningRate = 3e-3;
-        s.warmupSteps = 50;
-        *vocab = 8;
-        break;
-    case attn::TaskKind::Text:
-        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 2000, s.learningRate = 1e-3;
-        *vocab = 0;
-        break;
-    }
-    return s;
-}
-
 std::optional<attn::TrainingTask> makeTask(const TrainArgs &args, attn::TaskKind kind, int vocab, QString *error)
 {
     if (kind != attn::TaskKind::Text)
@@ -84,7 +55,7 @@ int runTrain(const TrainArgs &args)
 {
     const attn::TaskKind kind = *attn::TrainingTask::kindFromName(args.task); // checked by the parser
     int vocab = 0;
-    attn::TrainerSettings s = defaults(kind, &vocab);
+    attn::TrainerSettings s = attn::defaultSettings(kind, &vocab);
     s.layers = args.layers.value_or(s.layers);
     s.heads = args.heads.value_or(s.heads);
     s.dModel = args.dModel.value_or(s.dModel);

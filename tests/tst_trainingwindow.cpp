@@ -9,9 +9,9 @@
 #include "learn/tasks.h"
 #include "mainwindow.h"
 #include "model/forward.h"
+#include "model/headscores.h"
 #include "model/modelloader.h"
 #include "modeldocument.h"
-#include "patternscores.h"
 #include "patternsparklineview.h"
 #include "snapshotgridview.h"
 #include "trainedmodelsmenu.h"
@@ -84,25 +84,46 @@ private slots:
 
     void patternScoresOfHandMadeWeights()
     {
-        // tokens a b a b: query 2 (a) has an earlier a at 0, so induction looks at key 1;
-        // query 3 (b) at key 2. A head on the previous token scores 1 there too.
+        // The sparklines show core's scores (model/headscores.h), worked here by
+        // hand on tokens a b a b (n = 4). Previous-token, self and first-token
+        // average queries 1..3 (query 0 never counts). Induction: query 2 (a)
+        // has an earlier a at j = 0 and j + 1 = 1 < 2, so key 1; query 3 (b)
+        // has an earlier b at 1, so key 2; query 1 (b) has no earlier b.
         const std::vector<int> tokens{0, 1, 0, 1};
+
+        // A previous-token head: w(i, i-1) = 1, and w(0, 0) = 1 (no choice).
+        //   previous = (1 + 1 + 1) / 3 = 1
+        //   induction = (w(2,1) + w(3,2)) / 2 = (1 + 1) / 2 = 1
+        //   self = (w(1,1) + w(2,2) + w(3,3)) / 3 = 0 (query 0's 1 is left out)
+        //   first = (w(1,0) + w(2,0) + w(3,0)) / 3 = (1 + 0 + 0) / 3 = 1/3
         attn::RowMatrix<float> previous = attn::RowMatrix<float>::Zero(4, 4);
         previous(0, 0) = 1;
         for (int i = 1; i < 4; ++i)
             previous(i, i - 1) = 1;
-        const PatternScores p = headPatternScores(previous, tokens);
-        QCOMPARE(p[int(AttentionPattern::PreviousToken)], 1.0);
-        QCOMPARE(p[int(AttentionPattern::Induction)], 1.0);
-        QCOMPARE(p[int(AttentionPattern::Diagonal)], 0.25); // only query 0, which has no choice
-        QCOMPARE(p[int(AttentionPattern::FirstToken)], 1.0 / 3.0); // query 1's previous token is the first
+        const attn::HeadScores p = attn::headScores(previous, tokens);
+        QCOMPARE(p.previousToken, 1.0);
+        QCOMPARE(p.induction, 1.0);
+        QCOMPARE(p.self, 0.0);
+        QCOMPARE(p.firstToken, 1.0 / 3.0);
 
+        // A uniform causal head: w(i, j) = 1 / (i + 1) for j <= i.
+        //   previous = self = first = (1/2 + 1/3 + 1/4) / 3 = (13/12) / 3 = 13/36
+        //   induction = (w(2,1) + w(3,2)) / 2 = (1/3 + 1/4) / 2 = 7/24
         attn::RowMatrix<float> uniform = attn::RowMatrix<float>::Zero(4, 4);
         for (int i = 0; i < 4; ++i)
             uniform.row(i).head(i + 1).setConstant(1.0f / float(i + 1));
-        const PatternScores u = headPatternScores(uniform, tokens);
-        QVERIFY(std::abs(u[int(AttentionPattern::Diagonal)] - (1 + 0.5 + 1.0 / 3 + 0.25) / 4) < 1e-6);
-        QVERIFY(std::abs(u[int(AttentionPattern::Induction)] - (1.0 / 3 + 0.25) / 2) < 1e-6);
+        const attn::HeadScores u = attn::headScores(uniform, tokens);
+        QVERIFY(std::abs(u.previousToken - 13.0 / 36) < 1e-6);
+        QVERIFY(std::abs(u.self - 13.0 / 36) < 1e-6);
+        QVERIFY(std::abs(u.firstToken - 13.0 / 36) < 1e-6);
+        QVERIFY(std::abs(u.induction - 7.0 / 24) < 1e-6);
+
+        // a a: query 1's earlier a is at j = 0, but j + 1 = 1 is the query
+        // itself, so no query qualifies for induction: NaN, not 0.
+        attn::RowMatrix<float> two = attn::RowMatrix<float>::Zero(2, 2);
+        two(0, 0) = 1;
+        two(1, 0) = two(1, 1) = 0.5f;
+        QVERIFY(std::isnan(attn::headScores(two, {0, 0}).induction));
     }
 
     void runReportsSnapshotsAndSaves()
@@ -146,6 +167,19 @@ private slots:
         }
         // The snapshots are of different weights: training changed the attention.
         QVERIFY((snaps.front().trace->layers[0].weights[0] - snaps.back().trace->layers[0].weights[0]).norm() > 1e-3);
+        // Each snapshot's sparkline columns are core's scores of its weights
+        // (a score the example cannot show is drawn as 0).
+        const auto shown = [](double v) { return std::isnan(v) ? 0.0 : v; };
+        for (const TrainingSnapshot &snap : snaps)
+            for (int h = 0; h < 2; ++h) {
+                const attn::HeadScores core = attn::headScores(snap.trace->layers[0].weights[std::size_t(h)],
+                                                               session.exampleTokens());
+                const PatternScores &drawn = snap.score(0, h);
+                QCOMPARE(drawn[int(AttentionPattern::PreviousToken)], shown(core.previousToken));
+                QCOMPARE(drawn[int(AttentionPattern::Induction)], shown(core.induction));
+                QCOMPARE(drawn[int(AttentionPattern::Diagonal)], shown(core.self));
+                QCOMPARE(drawn[int(AttentionPattern::FirstToken)], shown(core.firstToken));
+            }
         QCOMPARE(int(session.patternSeries().size()), 2);
         QCOMPARE(int(session.patternSeries()[1].values[0].size()), 4);
 

@@ -30,6 +30,11 @@ struct TrainerSettings
     AdamWSettings adamw;
 };
 
+// Each task's defaults, chosen so its lesson shows in minutes on two cores;
+// `symbols` gets the synthetic task's vocabulary (Text: 0, the file decides).
+// The command line and the training window both start from these.
+TrainerSettings defaultSettings(TaskKind kind, int *symbols);
+
 // Averages over the steps since the previous report.
 struct TrainingReport
 {

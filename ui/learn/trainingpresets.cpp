@@ -9,38 +9,15 @@ namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("TrainingPreset", text); }
 
-// The same defaults as `attention-explorer train` (app/traincommand.cpp), so
-// a run in the window and one on the command line teach the same lesson.
-attn::TrainerSettings defaultsFor(attn::TaskKind kind, int *symbols)
-{
-    attn::TrainerSettings s;
-    switch (kind) {
-    case attn::TaskKind::Induction:
-        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 10000, s.learningRate = 1e-3;
-        *symbols = 32;
-        break;
-    case attn::TaskKind::Copy:
-    case attn::TaskKind::Reverse:
-    case attn::TaskKind::Sort:
-        s.layers = 2, s.heads = 2, s.dModel = 32, s.context = 16, s.batch = 16, s.steps = 600, s.learningRate = 3e-3;
-        s.warmupSteps = 50;
-        *symbols = 8;
-        break;
-    case attn::TaskKind::Text:
-        s.layers = 2, s.heads = 4, s.dModel = 64, s.context = 64, s.batch = 8, s.steps = 2000, s.learningRate = 1e-3;
-        *symbols = 0;
-        break;
-    }
-    return s;
-}
-
 TrainingPreset make(attn::TaskKind kind, const char *title, const char *explanation)
 {
     TrainingPreset p;
     p.kind = kind;
     p.title = tr(title);
     p.explanation = tr(explanation);
-    p.settings = defaultsFor(kind, &p.symbols);
+    // The command line's defaults too, so a run in the window and one of
+    // `attention-explorer train` teach the same lesson.
+    p.settings = attn::defaultSettings(kind, &p.symbols);
     return p;
 }
 
@@ -51,14 +28,15 @@ std::vector<TrainingPreset> trainingPresets()
     return {
         make(attn::TaskKind::Induction, QT_TRANSLATE_NOOP("TrainingPreset", "Induction: continue a repeat"),
              QT_TRANSLATE_NOOP("TrainingPreset",
-                 "Random tokens in which a stretch appears a second time. Nothing predicts a random token, "
+                 "Random tokens in which a stretch appears a second time, its length and the distance "
+                 "between the copies changing from sequence to sequence. Nothing predicts a random token, "
                  "but inside the repeat the next token is the one that followed the same token the first "
-                 "time. The textbook solution takes two heads: a previous-token head in layer 0 marks each "
-                 "position with the token before it, and an induction head in layer 1 looks for the "
-                 "position whose previous token is the current token and copies what stands there. The "
-                 "loss falls suddenly once the model has found a way to look back; the pattern scores "
-                 "show whether it is this circuit or another (small models often look a fixed distance "
-                 "back instead).")),
+                 "time. Two heads learn to find it, and the pattern scores show them forming: in layer 0 "
+                 "a head that attends to the previous token (its “previous” line climbs towards 1), so "
+                 "each position carries the token before it; in layer 1 a head that attends to the token "
+                 "after the earlier occurrence of the current one (its “induction” line climbs) and "
+                 "copies it. The loss drops as these heads form, since the repeated tokens become "
+                 "predictable.")),
         make(attn::TaskKind::Copy, QT_TRANSLATE_NOOP("TrainingPreset", "Copy a sequence"),
              QT_TRANSLATE_NOOP("TrainingPreset",
                  "A sequence of symbols, the separator “=”, then the same sequence again. After the "

@@ -1,7 +1,7 @@
 #include "trainingsession.h"
 
 #include "learn/modelwriter.h"
-#include "patternscores.h"
+#include "model/headscores.h"
 #include "trainingpresets.h"
 
 #include <QDateTime>
@@ -10,12 +10,27 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QThread>
+#include <cmath>
 
 namespace {
 
 // The example is drawn from its own generator, so it is the same for every
 // run of a task and never one of the training batches.
 constexpr std::uint64_t kExampleSeed = 0xE8A3F1E5ull;
+
+// The four scores the sparklines draw. A score the example cannot show (NaN:
+// no token repeats, so no query qualifies for induction) is drawn as 0, the
+// bottom of the line, since a sparkline has no gap to draw instead.
+PatternScores sparklineScores(const attn::HeadScores &h)
+{
+    const auto shown = [](double v) { return std::isnan(v) ? 0.0 : v; };
+    PatternScores s{};
+    s[int(AttentionPattern::PreviousToken)] = shown(h.previousToken);
+    s[int(AttentionPattern::Induction)] = shown(h.induction);
+    s[int(AttentionPattern::Diagonal)] = shown(h.self);
+    s[int(AttentionPattern::FirstToken)] = shown(h.firstToken);
+    return s;
+}
 
 } // namespace
 
@@ -159,9 +174,9 @@ TrainingSnapshot TrainingSession::takeSnapshot(const attn::Trainer &trainer) con
     attn::ModelTrace trace = attn::forward(model, m_example, options);
     TrainingSnapshot s;
     s.step = trainer.stepsDone();
-    for (const attn::LayerTrace &layer : trace.layers)
-        for (const attn::RowMatrix<float> &w : layer.weights)
-            s.scores.push_back(headPatternScores(w, m_example));
+    for (const std::vector<attn::HeadScores> &layer : attn::traceHeadScores(trace, m_example))
+        for (const attn::HeadScores &head : layer)
+            s.scores.push_back(sparklineScores(head));
     trace.hidden.clear();
     for (attn::LayerTrace &layer : trace.layers) {
         layer.queries.resize(0, 0);
