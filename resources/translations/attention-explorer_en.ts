@@ -129,6 +129,10 @@
         <source>The sequence that supplies keys and values, e.g. the sentence being translated; leave it empty for self-attention</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Computing the sentence&apos;s self-attention…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Document</name>
@@ -182,6 +186,10 @@
     </message>
     <message>
         <source>%1: model.path: the model folder %2 is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled: a newer change replaced it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -846,6 +854,22 @@ Token labels and numbers appear as the cells grow.</source>
         <source>average of %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Trained Model: Induction Heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the trained example: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A two-layer model this program trained on repeated random letters: one head in layer 0 looks at the previous letter, one in layer 1 at the letter that came after the earlier copy of the current one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Train a model…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MistakesDialog</name>
@@ -1104,6 +1128,45 @@ Token labels and numbers appear as the cells grow.</source>
         <source>Masked token</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How attention flows from the input tokens through all layers (attention rollout)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 · switched off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch head %1:%2 back on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch head %1:%2 off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A switched-off head adds nothing to its layer&apos;s output; every later layer and the prediction follow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick one head to switch it off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Switch all heads back on (%n off)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Switch all heads back on</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelDocument</name>
@@ -1131,6 +1194,10 @@ Token labels and numbers appear as the cells grow.</source>
         <source>The model file changed since the session was saved</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This model has no head %1: left out of the switched-off heads</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelGridView</name>
@@ -1139,11 +1206,11 @@ Token labels and numbers appear as the cells grow.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Each tile is one head&apos;s attention weights (queries down, keys across); click one to show it</source>
+        <source>Type a text to see every layer and head</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Type a text to see every layer and head</source>
+        <source>Each tile is one head&apos;s attention weights (queries down, keys across); click one to show it, right-click one to switch it off</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1158,11 +1225,27 @@ Token labels and numbers appear as the cells grow.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (id %2): %3 %</source>
+        <source>%1 %</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 %</source>
+        <source>%1 → %2 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (id %2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biggest changes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biggest changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  (%2%3 points)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1310,6 +1393,19 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
     <message>
         <source>d_model %1 does not split into %2 heads: head_dim stays %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PatternSparklineView</name>
+    <message>
+        <source>Attention pattern scores per head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much of each head&apos;s attention follows a pattern, from 0 to 1, over the run:
+previous: on the token just before; induction: on the token after an earlier copy of the current one;
+self: on the token itself; first: on the first token</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1495,6 +1591,62 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
 </context>
 <context>
+    <name>RolloutView</name>
+    <message>
+        <source>Attention rollout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollout follows attention through every layer: each layer&apos;s attention, averaged over its heads and mixed half and half with the identity (the residual connection), is multiplied with those below it. Row i estimates how much of position i traces back to each input token. It looks only at attention weights: it ignores the values, the MLPs and layer norm, and counts switched-off heads as if they were on, so it is a rough estimate of how information flows, not an explanation of the prediction. An attention weight is not an explanation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Attention rollout through %n layer(s): input tokens across, positions down</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Type a text for the model to read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position %1 “%2” from input token %3 “%4”: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SaveFile</name>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ShippedModel</name>
+    <message>
+        <source>the trained example model is missing from this build</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot move the example model into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Shortcuts</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -1506,6 +1658,21 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
     <message>
         <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotGridView</name>
+    <message>
+        <source>Attention of the example per layer and head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attention of the same example sequence at the chosen step: one square per head, rows are queries, columns keys (causal: the upper right is masked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attention of an example appears here</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1540,6 +1707,237 @@ Scaled dot-product: each head projects the embeddings with its own matrices.</so
     </message>
     <message>
         <source>Query: “%1”, token %2 (from 0) of %3. Left and Right arrows move the query.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainedModelsMenu</name>
+    <message>
+        <source>Trained &amp;models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None yet: Learn › Train a model… saves them in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainingCurveView</name>
+    <message>
+        <source>Loss curve</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainingDialog</name>
+    <message>
+        <source>Train a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the trained model as a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Task:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A text file (UTF-8 or any bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text file to train on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text to train on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer blocks; induction needs two</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention heads per layer; must divide d_model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;d_model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Width of every token&apos;s vector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Context:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per training sequence (the model&apos;s positions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimiser steps; Stop ends the run early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;rain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open in the explorer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the saved model in the main window&apos;s views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention of an example, per layer and head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern scores per head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay the run: the attention and the scores as they were at an earlier step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training %1: a snapshot every %2 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · loss %3 · accuracy %4% (chance %5%) · %6 steps/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished %1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPreset</name>
+    <message>
+        <source>Induction: continue a repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random tokens in which a stretch appears a second time, its length and the distance between the copies changing from sequence to sequence. Nothing predicts a random token, but inside the repeat the next token is the one that followed the same token the first time. Two heads learn to find it, and the pattern scores show them forming: in layer 0 a head that attends to the previous token (its “previous” line climbs towards 1), so each position carries the token before it; in layer 1 a head that attends to the token after the earlier occurrence of the current one (its “induction” line climbs) and copies it. The loss drops as these heads form, since the repeated tokens become predictable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy a sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sequence of symbols, the separator “=”, then the same sequence again. After the separator each token is the one a fixed distance back, so a head that attends to the position half a sequence earlier (an off-diagonal stripe) solves it; the first half is random and cannot be learned, so the accuracy counts only the copy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reverse a sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sequence, “=”, then the sequence backwards. The k-th answer token is the k-th token before the separator, counted from it: a head must learn to attend to the mirror position, which draws an anti-diagonal in its weights after the separator.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort a sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sequence, “=”, then the same symbols in ascending order. No fixed position holds the answer: a head has to attend to the smallest input symbol larger than the one just written, so its attention depends on the token values, not on distances.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text from a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predict the next character of a text file you choose, one token per byte. Spelling is mostly local, so previous-token heads come first (they see the letters just written); in longer runs induction heads appear too, copying words that occurred earlier in the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainingSession</name>
+    <message>
+        <source>A run is already going: stop it first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No trained model yet</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
