@@ -39,8 +39,9 @@ QString HeatmapPainter::colorBarTitle() const
     if (m_showScores)
         return m_colorScale.fixedScores ? tr("scores ω, fixed scale ±%1").arg(formatTick(m_rangeMax))
                                         : tr("scores ω, scale ±max %1").arg(formatTick(m_dataMax));
-    return m_colorScale.fixedWeights ? tr("weights α, fixed scale 0–1")
-                                     : tr("weights α, scale 0–max %1").arg(formatTick(m_dataMax));
+    const QString name = m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+    return m_colorScale.fixedWeights ? tr("%1, fixed scale 0–1").arg(name)
+                                     : tr("%1, scale 0–max %2").arg(name, formatTick(m_dataMax));
 }
 
 QString HeatmapPainter::formatTick(double value) const

@@ -98,6 +98,9 @@ public:
     QColor colorFor(double value) const;
     QString title() const;
     QString colorBarTitle() const;
+    // What the weights are called on the colour bar ("weights α" when empty),
+    // for matrices that are not one head's weights (the rollout).
+    void setValueName(const QString &name) { m_valueName = name; }
 
     // The layout for `rect`, cached; `device` (may be null) sets the font's resolution.
     const HeatmapLayout &layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const;
@@ -130,6 +133,7 @@ private:
 
     SnapshotPtr m_snapshot;
     int m_head = 0;
+    QString m_valueName;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
     ColorScale m_colorScale;
