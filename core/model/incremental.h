@@ -10,7 +10,8 @@
 
 namespace attn {
 
-// The trace forward(model, ids, options) gives, reusing `previous` where it
+// The trace forward(model, ids, options) gives, reusing `previous` (a trace
+// of this same model: nothing checks the weights) where it
 // can: for GPT-2 computed with the same ablated heads and score keeping, the
 // positions from the first id that differs from previous.tokenIds on are
 // computed (at least the last one, which gives the next-token prediction:
