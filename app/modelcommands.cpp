@@ -9,6 +9,7 @@
 #include "io/modelfolder.h"
 #include "jsonformat.h"
 #include "model/forward.h"
+#include "model/incremental.h"
 #include "model/memoryestimate.h"
 #include "model/modelloader.h"
 #include "model/modelresult.h"
@@ -315,6 +316,18 @@ int runModelBench(const ModelBenchArgs &args)
     out["first_result_peak_rss_mib"] = firstPeakMiB;
     out["peak_rss_mib"] = peakResidentMiB();
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
+    if (config.family == attn::ModelFamily::Gpt2) {
+        // Typing one more token at the end of a 64-token text (or the model's
+        // limit): the trace of the first 63 extended, against the full pass.
+        const int typed = std::min(64, config.positions);
+        std::vector<int> whole(static_cast<std::size_t>(typed));
+        for (int i = 0; i < typed; ++i)
+            whole[std::size_t(i)] = int((qint64(i) * 7919 + 1) % config.vocab);
+        const attn::ModelTrace before = attn::forward(*model, std::vector<int>(whole.begin(), whole.end() - 1), options);
+        out["extend_tokens"] = typed;
+        out["extend_ms"] = timeRepeated(args.repeat, [&] { attn::extendTrace(*model, before, whole, options); }).medianMs;
+        out["full_64_ms"] = timeRepeated(args.repeat, [&] { attn::forward(*model, whole, options); }).medianMs;
+    }
     QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
     return ExitOk;
 }

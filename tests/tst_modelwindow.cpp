@@ -323,6 +323,40 @@ private slots:
         QCOMPARE(f.window.heatmap()->painter().rows(), 3);
     }
 
+    // One more word at the end computes only the new positions, and every
+    // number is the one opening afresh on the whole text gives.
+    void typingAtTheEndExtendsTheTrace()
+    {
+        Fixture typed;
+        QVERIFY(typed.open(m_model));
+        typed.type(QStringLiteral("the cats<|endoftext|> a"));
+        QVERIFY(typed.idle());
+        QCOMPARE(int(typed.model()->tokens().size()), 5);
+        typed.type(kText);
+        QVERIFY(typed.idle());
+        QCOMPARE(typed.model()->reusedPositions(), 5);
+        Fixture fresh;
+        fresh.window.sentenceEdit()->setText(kText);
+        QVERIFY(fresh.open(m_model));
+        QCOMPARE(fresh.model()->text(), kText);
+        QCOMPARE(fresh.model()->reusedPositions(), 0);
+        const attn::ModelTrace &a = *typed.model()->trace(), &b = *fresh.model()->trace();
+        QCOMPARE(a.tokenIds, b.tokenIds);
+        for (std::size_t i = 0; i < a.hidden.size(); ++i)
+            QVERIFY(fixtures::difference(a.hidden[i], b.hidden[i].cast<double>(), 1e-5).isEmpty());
+        for (std::size_t l = 0; l < a.layers.size(); ++l)
+            for (std::size_t h = 0; h < a.layers[l].weights.size(); ++h)
+                QVERIFY(fixtures::difference(a.layers[l].weights[h], b.layers[l].weights[h].cast<double>(), 1e-5)
+                            .isEmpty());
+        QVERIFY(fixtures::difference(a.nextToken->probabilities, b.nextToken->probabilities.cast<double>(), 1e-5)
+                    .isEmpty());
+        // The committed numpy numbers for the whole text.
+        const QJsonObject expected = fixtures::expected("gpt2");
+        QVERIFY(fixtures::difference(a.nextToken->probabilities,
+                                     fixtures::matrix(expected.value(QLatin1String("next_token"))), 2e-5).isEmpty());
+        QCOMPARE(typed.window.heatmap()->painter().rows(), 7);
+    }
+
     void badFolderKeepsWhatIsOpen()
     {
         Fixture f;

@@ -1,6 +1,7 @@
 #include "model/forward.h"
 
 #include "model/attentionop.h"
+#include "model/incremental.h"
 #include "model/ops.h"
 
 #include <QString>
@@ -37,29 +38,51 @@ Matrix norm(const Matrix &x, const LayerNormParameters &p, double eps)
 
 Matrix dense(const MatrixIn<float> &x, const DenseParameters &p) { return linear<float>(x, p.weight, p.bias); }
 
-// Token (+ position, + token type 0) embeddings of the ids.
-Matrix embed(const ModelParameters &model, const std::vector<int> &ids)
+// Token (+ position, + token type 0) embeddings of positions from ... n-1.
+Matrix embed(const ModelParameters &model, const std::vector<int> &ids, Eigen::Index from = 0)
 {
     const Eigen::Index n = Eigen::Index(ids.size());
-    Matrix h(n, model.config.dModel);
-    for (Eigen::Index i = 0; i < n; ++i)
-        h.row(i) = model.tokenEmbedding.row(ids[std::size_t(i)]) + model.positionEmbedding.row(i);
+    Matrix h(n - from, model.config.dModel);
+    for (Eigen::Index i = from; i < n; ++i)
+        h.row(i - from) = model.tokenEmbedding.row(ids[std::size_t(i)]) + model.positionEmbedding.row(i);
     if (model.config.family == ModelFamily::Bert)
         h.rowwise() += model.tokenTypeEmbedding.row(0);
     return h;
 }
 
-// Self-attention of one block on its (normalised, for GPT-2) input; fills the
-// trace and returns the output projection's result.
-Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const ForwardOptions &options,
-              LayerTrace &trace)
+// The first `from` rows of `old` above `fresh`: a matrix over all positions
+// from the one computed over the new ones. `fresh` itself when from is 0.
+Matrix belowPrefix(const Matrix *old, Eigen::Index from, Matrix &&fresh)
 {
-    const ModelConfig &c = model.config;
-    const BlockParameters &b = model.blocks[std::size_t(layer)];
-    trace.queries = dense(x, b.query);
-    trace.keys = dense(x, b.key);
-    trace.values = dense(x, b.value);
+    if (from == 0)
+        return std::move(fresh);
+    Matrix all(from + fresh.rows(), fresh.cols());
+    all.topRows(from) = old->topRows(from);
+    all.bottomRows(fresh.rows()) = fresh;
+    return all;
+}
 
+// An n x n attention matrix from the new rows (m x n) and the prefix's rows:
+// their first `from` columns, and the columns of the new keys either zero
+// (the weights: causally masked) or computed (the raw scores q.k, which the
+// full pass keeps for masked entries too).
+Matrix squareBelowPrefix(const Matrix *old, Eigen::Index from, Matrix &&fresh, const Matrix *maskedBlock)
+{
+    if (from == 0)
+        return std::move(fresh);
+    const Eigen::Index n = fresh.cols();
+    Matrix all(n, n);
+    all.topLeftCorner(from, from) = old->topLeftCorner(from, from);
+    if (maskedBlock)
+        all.topRightCorner(from, n - from) = *maskedBlock;
+    else
+        all.topRightCorner(from, n - from).setZero();
+    all.bottomRows(n - from) = fresh;
+    return all;
+}
+
+AttentionSettings attentionSettings(const ModelConfig &c, int layer, const ForwardOptions &options)
+{
     AttentionSettings settings;
     settings.heads = c.heads;
     settings.causal = c.causal;
@@ -70,12 +93,44 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
     settings.switchedOff.assign(std::size_t(c.heads), false);
     for (int h = 0; h < c.heads; ++h)
         settings.switchedOff[std::size_t(h)] = options.ablatedHeads.count(LayerHead{layer, h}) > 0;
+    return settings;
+}
 
-    AttentionOutput<float> out = attention<float>(trace.queries, trace.keys, trace.values, settings);
-    trace.weights = std::move(out.weights);
-    trace.scores = std::move(out.scores);
-    trace.context = std::move(out.context);
-    return dense(trace.context, b.attentionOutput);
+// Self-attention of one block for positions from ... n-1 on their
+// (normalised, for GPT-2) input x; the keys and values of positions before
+// `from` come from `prefix`. Fills the trace over all n positions and returns
+// the output projection of the new rows.
+Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const ForwardOptions &options,
+              const LayerTrace *prefix, Eigen::Index from, LayerTrace &trace)
+{
+    const BlockParameters &b = model.blocks[std::size_t(layer)];
+    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, dense(x, b.query));
+    trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, dense(x, b.key));
+    trace.values = belowPrefix(prefix ? &prefix->values : nullptr, from, dense(x, b.value));
+
+    const AttentionSettings settings = attentionSettings(model.config, layer, options);
+    const Eigen::Index n = trace.queries.rows(), dk = model.config.headDim();
+    // The new queries against every key: the causal mask lets new row r see keys 0 ... from + r.
+    AttentionOutput<float> out = attention<float>(trace.queries.bottomRows(n - from), trace.keys, trace.values,
+                                                  settings);
+    trace.weights.resize(out.weights.size());
+    trace.scores.resize(out.scores.size());
+    for (std::size_t h = 0; h < out.weights.size(); ++h) {
+        const Eigen::Index c0 = Eigen::Index(h) * dk;
+        trace.weights[h] = squareBelowPrefix(prefix ? &prefix->weights[h] : nullptr, from,
+                                             std::move(out.weights[h]), nullptr);
+        if (out.scores.empty())
+            continue;
+        Matrix masked;
+        if (from > 0)
+            masked.noalias() = trace.queries.topRows(from).middleCols(c0, dk)
+                             * trace.keys.bottomRows(n - from).middleCols(c0, dk).transpose();
+        trace.scores[h] = squareBelowPrefix(prefix ? &prefix->scores[h] : nullptr, from, std::move(out.scores[h]),
+                                            &masked);
+    }
+    Matrix projected = dense(out.context, b.attentionOutput);
+    trace.context = belowPrefix(prefix ? &prefix->context : nullptr, from, std::move(out.context));
+    return projected;
 }
 
 Matrix feedForward(const ModelParameters &model, const BlockParameters &b, const Matrix &x)
@@ -94,27 +149,6 @@ TokenPrediction predict(const WeightMatrix &unembedding, const RowVector<float> 
     return TokenPrediction{position, softmax<float>(logits)};
 }
 
-void forwardGpt2(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
-                 ModelTrace &trace)
-{
-    const ModelConfig &c = model.config;
-    Matrix h = embed(model, ids);
-    trace.hidden.push_back(h);
-    for (int l = 0; l < c.layers; ++l) {
-        const BlockParameters &b = model.blocks[std::size_t(l)];
-        // Pre-LayerNorm: each sublayer reads a normalised copy and adds to the stream.
-        addResidual<float>(h, attend(model, l, norm(h, b.norm1, c.layerNormEpsilon), options, trace.layers[std::size_t(l)]));
-        addResidual<float>(h, feedForward(model, b, norm(h, b.norm2, c.layerNormEpsilon)));
-        trace.hidden.push_back(h);
-    }
-    // Only the last row is needed for the next token: n x vocab logits would
-    // be 200 MB at 1024 tokens of GPT-2.
-    const Eigen::Index last = h.rows() - 1;
-    const RowVector<float> final = layerNorm<float>(h.row(last), model.finalNorm.weight, model.finalNorm.bias,
-                                                    c.layerNormEpsilon);
-    trace.nextToken = predict(model.unembedding(), final, nullptr, int(last));
-}
-
 void forwardBert(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
                  ModelTrace &trace)
 {
@@ -124,7 +158,7 @@ void forwardBert(const ModelParameters &model, const std::vector<int> &ids, cons
     for (int l = 0; l < c.layers; ++l) {
         const BlockParameters &b = model.blocks[std::size_t(l)];
         // Post-LayerNorm: normalise the stream after each residual sum.
-        addResidual<float>(h, attend(model, l, h, options, trace.layers[std::size_t(l)]));
+        addResidual<float>(h, attend(model, l, h, options, nullptr, 0, trace.layers[std::size_t(l)]));
         h = norm(h, b.norm1, c.layerNormEpsilon);
         addResidual<float>(h, feedForward(model, b, h));
         h = norm(h, b.norm2, c.layerNormEpsilon);
@@ -145,16 +179,49 @@ void forwardBert(const ModelParameters &model, const std::vector<int> &ids, cons
 
 } // namespace
 
+ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+                             const ModelTrace *prefix, int fromPosition)
+{
+    const ModelConfig &c = model.config;
+    checkInput(c, ids, options);
+    const Eigen::Index n = Eigen::Index(ids.size());
+    const Eigen::Index from = prefix ? std::clamp<Eigen::Index>(fromPosition, 0, n - 1) : 0;
+    ModelTrace trace;
+    trace.tokenIds = ids;
+    trace.options = options;
+    trace.layers.resize(std::size_t(c.layers));
+    trace.hidden.reserve(std::size_t(c.layers) + 1);
+    // h: the residual stream of the new positions only.
+    Matrix h = embed(model, ids, from);
+    trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
+    for (int l = 0; l < c.layers; ++l) {
+        const BlockParameters &b = model.blocks[std::size_t(l)];
+        const LayerTrace *old = prefix ? &prefix->layers[std::size_t(l)] : nullptr;
+        // Pre-LayerNorm: each sublayer reads a normalised copy and adds to the stream.
+        addResidual<float>(h, attend(model, l, norm(h, b.norm1, c.layerNormEpsilon), options, old, from,
+                                     trace.layers[std::size_t(l)]));
+        addResidual<float>(h, feedForward(model, b, norm(h, b.norm2, c.layerNormEpsilon)));
+        trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[std::size_t(l) + 1] : nullptr, from, Matrix(h)));
+    }
+    // Only the last row is needed for the next token: n x vocab logits would
+    // be 200 MB at 1024 tokens of GPT-2.
+    const RowVector<float> final = layerNorm<float>(h.row(h.rows() - 1), model.finalNorm.weight,
+                                                    model.finalNorm.bias, c.layerNormEpsilon);
+    trace.nextToken = predict(model.unembedding(), final, nullptr, int(n - 1));
+    return trace;
+}
+
 ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenIds, const ForwardOptions &options)
 {
+    if (model.config.family == ModelFamily::Gpt2)
+        return forwardCausalFrom(model, tokenIds, options, nullptr, 0);
     checkInput(model.config, tokenIds, options);
     ModelTrace trace;
+    trace.tokenIds = tokenIds;
+    trace.options = options;
     trace.layers.resize(std::size_t(model.config.layers));
     trace.hidden.reserve(std::size_t(model.config.layers) + 1);
-    if (model.config.family == ModelFamily::Gpt2)
-        forwardGpt2(model, tokenIds, options, trace);
-    else
-        forwardBert(model, tokenIds, options, trace);
+    forwardBert(model, tokenIds, options, trace);
     return trace;
 }
 

@@ -3,6 +3,7 @@
 
 #include "model/modelparameters.h"
 
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -70,6 +71,9 @@ struct ModelTrace
     std::optional<TokenPrediction> nextToken;
     // BERT with the MLM head: one per position holding ForwardOptions::maskTokenId.
     std::vector<TokenPrediction> maskPredictions;
+    // What it was computed from, so a longer text can reuse its rows (model/incremental.h).
+    std::vector<int> tokenIds;
+    ForwardOptions options;
 };
 
 // The whole model over `tokenIds`. Throws ModelInputError for an empty input,

@@ -2,6 +2,7 @@
 
 #include "io/fileidentity.h"
 #include "io/modelfolder.h"
+#include "model/incremental.h"
 #include "model/layerview.h"
 #include "model/modelloader.h"
 #include "model/rollout.h"
@@ -53,6 +54,7 @@ struct ModelDocument::Computed
     std::shared_ptr<const attn::ModelTrace> trace;
     std::shared_ptr<const attn::RowMatrix<double>> rollout;
     std::set<attn::LayerHead> ablated; // what this run switched off
+    int reused = 0;                    // leading positions taken from the trace before
     QString error;
     QString notice;
     double milliseconds = 0;
@@ -230,7 +232,9 @@ void ModelDocument::startCompute()
     const attn::TokenizerPtr tokenizer = m_tokenizer;
     const QString text = m_text;
     const std::set<attn::LayerHead> ablated = m_ablated;
-    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text, ablated] {
+    // Typing at the end of a GPT-2 text: only the new positions are computed.
+    const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
+    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text, ablated, previous] {
         auto out = std::make_shared<Computed>();
         QElapsedTimer timer;
         timer.start();
@@ -259,7 +263,9 @@ void ModelDocument::startCompute()
         for (const attn::ModelToken &t : out->tokens)
             ids.push_back(t.id);
         try {
-            out->trace = std::make_shared<const attn::ModelTrace>(attn::forward(*model, ids, options));
+            out->reused = previous ? attn::reusablePrefix(*model, *previous, ids, options) : 0;
+            out->trace = std::make_shared<const attn::ModelTrace>(
+                previous ? attn::extendTrace(*model, *previous, ids, options) : attn::forward(*model, ids, options));
             out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
         } catch (const attn::ModelInputError &e) {
             out->error = QString::fromStdString(e.what());
@@ -281,6 +287,7 @@ void ModelDocument::onComputeFinished()
         m_trace = out->trace;
         m_rollout = out->rollout;
         m_traceAblated = out->ablated;
+        m_reusedPositions = out->reused;
         if (m_restoreQuery >= 0)
             m_query = std::exchange(m_restoreQuery, -1);
         m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));

@@ -58,6 +58,9 @@ public:
 
     const std::vector<attn::ModelToken> &tokens() const { return m_tokens; }
     std::shared_ptr<const attn::ModelTrace> trace() const { return m_trace; }
+    // The leading positions the last run took from the trace before it
+    // instead of computing them (0: a full pass; model/incremental.h).
+    int reusedPositions() const { return m_reusedPositions; }
 
     // The selection's layer and head, as files number them (head -1: the average).
     int layer() const { return m_selection->layer(); }
@@ -141,6 +144,7 @@ private:
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     std::set<attn::LayerHead> m_ablated;      // what the next run switches off
     std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
+    int m_reusedPositions = 0;
     std::shared_ptr<const attn::RowVector<float>> m_before; // the predictions before the last change of m_ablated
     SnapshotPtr m_snapshot;
     ViewSelection *m_selection;

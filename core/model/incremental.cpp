@@ -1,0 +1,61 @@
+#include "model/incremental.h"
+
+#include <algorithm>
+
+namespace attn {
+namespace {
+
+// Whether `trace` has every matrix forwardCausalFrom() copies rows from, over
+// its own tokens (a trace from elsewhere, or a default one, is not reused).
+bool wellFormed(const ModelConfig &c, const ModelTrace &trace)
+{
+    const Eigen::Index n = Eigen::Index(trace.tokenIds.size());
+    if (n == 0 || trace.hidden.size() != std::size_t(c.layers) + 1 || trace.layers.size() != std::size_t(c.layers))
+        return false;
+    for (const RowMatrix<float> &h : trace.hidden)
+        if (h.rows() != n || h.cols() != c.dModel)
+            return false;
+    const std::size_t scoreCount = trace.options.keepScores ? std::size_t(c.heads) : 0;
+    for (const LayerTrace &l : trace.layers) {
+        for (const RowMatrix<float> *m : {&l.queries, &l.keys, &l.values, &l.context})
+            if (m->rows() != n || m->cols() != c.dModel)
+                return false;
+        if (l.weights.size() != std::size_t(c.heads) || l.scores.size() != scoreCount)
+            return false;
+        for (const auto *list : {&l.weights, &l.scores})
+            for (const RowMatrix<float> &w : *list)
+                if (w.rows() != n || w.cols() != n)
+                    return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
+                   const ForwardOptions &options)
+{
+    const ModelConfig &c = model.config;
+    // BERT's positions all see each other: one new token changes every row.
+    if (c.family != ModelFamily::Gpt2 || !c.causal || ids.empty())
+        return 0;
+    if (previous.options.ablatedHeads != options.ablatedHeads || previous.options.keepScores != options.keepScores)
+        return 0;
+    if (!wellFormed(c, previous))
+        return 0;
+    const auto differs = std::mismatch(previous.tokenIds.begin(), previous.tokenIds.end(), ids.begin(), ids.end());
+    const int common = int(differs.first - previous.tokenIds.begin());
+    // The last position is always computed: the next-token prediction reads its row.
+    return std::min(common, int(ids.size()) - 1);
+}
+
+ModelTrace extendTrace(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
+                       const ForwardOptions &options)
+{
+    const int from = reusablePrefix(model, previous, ids, options);
+    if (from == 0)
+        return forward(model, ids, options);
+    return forwardCausalFrom(model, ids, options, &previous, from);
+}
+
+} // namespace attn

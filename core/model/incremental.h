@@ -1,0 +1,35 @@
+#pragma once
+// Typing into a causal model: a text that keeps the start of the last one
+// only needs its new positions computed. Under the causal mask position i
+// sees positions 0 ... i alone, so every number of the unchanged prefix (its
+// hidden states, queries, keys, values, context, attention rows) is the same
+// in the longer text and is copied; only the rows from the first changed
+// token on are computed, their attention reading the prefix's keys and values.
+
+#include "model/forward.h"
+
+namespace attn {
+
+// The trace forward(model, ids, options) gives, reusing `previous` (a trace
+// of this same model: nothing checks the weights) where it
+// can: for GPT-2 computed with the same ablated heads and score keeping, the
+// positions from the first id that differs from previous.tokenIds on are
+// computed (at least the last one, which gives the next-token prediction:
+// a shorter text or the same one recomputes only its last position).
+// Anything else (BERT, whose positions all see each other; other options; a
+// different first token) is a full forward(). Throws as forward() does.
+ModelTrace extendTrace(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
+                       const ForwardOptions &options = {});
+
+// The number of leading positions extendTrace() takes from `previous` (0: a full pass).
+int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
+                   const ForwardOptions &options);
+
+// The causal (GPT-2) pass behind both forward() and extendTrace(): positions
+// `from` ... n-1 are computed, rows 0 ... from-1 of every matrix copied from
+// `prefix`, which must hold at least `from` positions of the same ids and options
+// (unused when from is 0). Checks the input as forward() does.
+ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+                             const ModelTrace *prefix, int from);
+
+} // namespace attn
