@@ -99,8 +99,9 @@ void ModelDocument::open(const QString &path)
             return loaded;
         // A larger tokenizer is not refused here: forward() names any id the model lacks.
         if (loaded->tokenizer->vocabSize() > model->config.vocab)
-            loaded->warning = QObject::tr("the tokenizer has %1 tokens, the model only %2: texts with the others are refused")
-                                  .arg(loaded->tokenizer->vocabSize()).arg(model->config.vocab);
+            loaded->warning = QObject::tr("This model reads the first %1 of its tokenizer's %2 tokens: a text that "
+                                          "needs any other is refused")
+                                  .arg(model->config.vocab).arg(loaded->tokenizer->vocabSize());
         // Read once here so that Save need not touch the weights file.
         QString ignored;
         loaded->identity = attn::fileIdentity(files->weights, &ignored);
