@@ -236,6 +236,7 @@ int main(int argc, char **argv)
             };
             const int induction = bestHead(1, 13), previous = bestHead(0, 1);
             doc.selection()->setHead(HeadRef::one(1, induction));
+            doc.setQuery(20); // "t" of the second copy: it looks at "r", which followed "t" before
             raiseDock(window, window.modelActions()->rollout());
             shoot(window, out.filePath(QStringLiteral("window-trained-induction.png")));
             doc.setAblatedHeads({attn::LayerHead{0, previous}}, QStringLiteral("switch off"));

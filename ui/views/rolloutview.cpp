@@ -22,7 +22,7 @@ RolloutView::RolloutView(QWidget *parent) : QWidget(parent), m_explanation(new Q
     m_explanation->setFont(small);
     m_explanation->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_painter.setShowTitle(false);
-    m_painter.setValueName(tr("share of each input token"));
+    m_painter.setValueName(tr("share"));
 }
 
 QString RolloutView::explanation() const
@@ -49,8 +49,8 @@ void RolloutView::setRollout(std::shared_ptr<const attn::RowMatrix<double>> roll
         result->heads.push_back(std::move(head));
         result->causal = causal;
         snapshot->result = result;
-        m_heading = layers == 1 ? tr("Rollout through 1 layer: input tokens across, positions down")
-                                : tr("Rollout through %1 layers: input tokens across, positions down").arg(layers);
+        m_heading = layers == 1 ? tr("Rollout through 1 layer")
+                                : tr("Rollout through %1 layers").arg(layers);
     } else {
         snapshot->error = tr("Type a text for the model to read");
         m_heading.clear();
