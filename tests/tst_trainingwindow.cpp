@@ -31,6 +31,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QMenu>
 #include <QTest>
 #include <cmath>
 
@@ -343,6 +344,15 @@ private slots:
         QSignalSpy open(trained, &TrainedModelsMenu::openRequested);
         listed->trigger();
         QCOMPARE(open.count(), 1);
+        // File › Models lists it too, under "Trained here".
+        auto *models = window.findChild<QMenu *>(QStringLiteral("modelsMenu"));
+        QVERIFY(models);
+        emit models->aboutToShow();
+        QAction *inModels = nullptr;
+        for (QAction *a : models->actions())
+            if (a->toolTip() == folder)
+                inModels = a;
+        QVERIFY(inModels);
         QVERIFY(QDir(folder).removeRecursively());
     }
 };

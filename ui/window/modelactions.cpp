@@ -11,12 +11,14 @@
 #include "optionspanel.h"
 #include "rolloutview.h"
 #include "tokenchips.h"
+#include "trainedmodelsmenu.h"
 
 #include <QAbstractItemView>
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -137,16 +139,23 @@ void ModelActions::rebuildModelsMenu()
 {
     m_modelsMenu->clear();
     const QList<attn::CachedModel> models = attn::listCachedModels();
-    if (models.isEmpty()) {
+    if (models.isEmpty())
         m_modelsMenu->addAction(tr("No models in %1").arg(attn::huggingFaceHubCache()))->setEnabled(false);
-        return;
-    }
     for (const attn::CachedModel &m : models) {
         QAction *action = m_modelsMenu->addAction(m.name);
         action->setEnabled(m.usable);
         action->setToolTip(m.usable ? m.path : m.problem);
         const QString path = m.path;
         connect(action, &QAction::triggered, this, [this, path] { openFolder(path); });
+    }
+    // The models the training window saved, after the downloaded ones.
+    const QStringList trained = TrainedModelsMenu::trainedModelFolders();
+    if (!trained.isEmpty())
+        m_modelsMenu->addSection(tr("Trained here"));
+    for (const QString &folder : trained) {
+        QAction *action = m_modelsMenu->addAction(QFileInfo(folder).fileName());
+        action->setToolTip(folder);
+        connect(action, &QAction::triggered, this, [this, folder] { openFolder(folder); });
     }
 }
 
