@@ -1,14 +1,11 @@
 #include "mainwindow.h"
 
-#include "shippedmodel.h"
-
 #include "barchartview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "embeddingeditor.h"
 #include "exportactions.h"
 #include "fileactions.h"
-#include "helpdialogs.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "optionspanel.h"
@@ -21,8 +18,6 @@
 #include "practicedialog.h"
 #include "starthint.h"
 #include "tokenchips.h"
-#include "trainedmodelsmenu.h"
-#include "trainingdialog.h"
 #include "walkthroughpanel.h"
 
 #include <QAbstractItemView>
@@ -227,91 +222,6 @@ void MainWindow::buildDocks()
     splitDockWidget(pipeline, bars, Qt::Horizontal);
     resizeDocks({options, heads}, {310, 400}, Qt::Horizontal); // room for the walkthrough's formulas
     resizeDocks({pipeline}, {320}, Qt::Vertical);
-}
-
-void MainWindow::buildMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    m_fileActions->populateMenu(file);
-    file->addSeparator();
-    m_modelActions->populateMenu(file);
-    m_exportActions->addToMenu(file);
-    file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu *examples = menuBar()->addMenu(tr("E&xamples"));
-    examples->setObjectName(QStringLiteral("examplesMenu"));
-    m_fileActions->populateExamplesMenu(examples);
-    examples->addSeparator();
-    QAction *trainedExample = examples->addAction(tr("Trained Model: Induction Heads"), this, [this] {
-        QString error;
-        const std::optional<attn::ShippedModel> shipped = attn::shippedInductionModel(&error);
-        if (!shipped) {
-            statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
-            return;
-        }
-        m_modelActions->openFolderOn(shipped->folder, shipped->exampleText);
-    });
-    trainedExample->setObjectName(QStringLiteral("example-trained-induction"));
-    trainedExample->setStatusTip(tr("A two-layer model this program trained on repeated random letters: one head in layer 0 "
-                             "looks at the previous letter, one in layer 1 at the letter that came after the "
-                             "earlier copy of the current one"));
-    trainedExample->setToolTip(trainedExample->statusTip());
-
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget *dock : findChildren<QDockWidget *>())
-        view->addAction(dock->toggleViewAction());
-
-    QMenu *learn = menuBar()->addMenu(tr("&Learn"));
-    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
-        if (dock->widget() == m_walkthrough || dock->widget() == m_cross) {
-            QAction *show = learn->addAction(dock->windowTitle());
-            connect(show, &QAction::triggered, dock, [dock] {
-                dock->show();
-                dock->raise();
-            });
-        }
-    }
-    learn->addAction(tr("&Mistakes made visible…"), this, [this] {
-        auto *dialog = findChild<MistakesDialog *>();
-        if (!dialog)
-            dialog = new MistakesDialog(m_document, this);
-        dialog->setHead(m_document->selection()->head().headOr(0));
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
-    learn->addAction(tr("&Practice…"), this, [this] {
-        auto *dialog = findChild<PracticeDialog *>();
-        if (!dialog)
-            dialog = new PracticeDialog(m_document, this);
-        dialog->setHead(m_document->selection()->head().headOr(0));
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
-    learn->addSeparator();
-    learn->addAction(tr("&Train a model…"), this, [this] {
-        connect(TrainingDialog::showFor(this), &TrainingDialog::openModelRequested, m_modelActions,
-                &ModelActions::openFolder, Qt::UniqueConnection);
-    });
-    auto *trained = new TrainedModelsMenu(learn);
-    learn->addMenu(trained);
-    connect(trained, &TrainedModelsMenu::openRequested, m_modelActions, &ModelActions::openFolder);
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
-        ->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
 }
 
 void MainWindow::showWalkthroughHighlight()
