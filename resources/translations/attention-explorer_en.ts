@@ -546,11 +546,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>weights α, fixed scale 0–1</source>
+        <source>weights α</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>weights α, scale 0–max %1</source>
+        <source>%1, fixed scale 0–1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, scale 0–max %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1167,6 +1171,10 @@ Token labels and numbers appear as the cells grow.</source>
         <source>Switch all heads back on</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Trained here</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelDocument</name>
@@ -1570,10 +1578,6 @@ self: on the token itself; first: on the first token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the tokenizer has %1 tokens, the model only %2: texts with the others are refused</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The text has %1 tokens; the model reads at most %2, so only the first %2 are used</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1589,6 +1593,10 @@ self: on the token itself; first: on the first token</source>
         <source>not enough memory to run the model on this text</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This model reads the first %1 of its tokenizer&apos;s %2 tokens: a text that needs any other is refused</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RolloutView</name>
@@ -1600,19 +1608,24 @@ self: on the token itself; first: on the first token</source>
         <source>Rollout follows attention through every layer: each layer&apos;s attention, averaged over its heads and mixed half and half with the identity (the residual connection), is multiplied with those below it. Row i estimates how much of position i traces back to each input token. It looks only at attention weights: it ignores the values, the MLPs and layer norm, and counts switched-off heads as if they were on, so it is a rough estimate of how information flows, not an explanation of the prediction. An attention weight is not an explanation.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Attention rollout through %n layer(s): input tokens across, positions down</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Type a text for the model to read</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Position %1 “%2” from input token %3 “%4”: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollout through 1 layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollout through %1 layers</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
