@@ -23,6 +23,9 @@ The data are induction-shaped (random tokens, one random stretch repeated
 later, the loss counted on the repeat) but not the C++ generator's sequences:
 only the cost of a step is compared. float32, torch.set_num_threads(T) (2
 unless told). W untimed steps, then N timed ones; prints one JSON line.
+On a machine where another process holds a core, two OpenMP threads spin
+waiting for it and a step costs ten times as much; OMP_WAIT_POLICY=PASSIVE
+in the environment, or --threads 1, shows what PyTorch does without that.
 """
 import argparse
 import json
