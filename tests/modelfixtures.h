@@ -152,3 +152,11 @@ inline Tensor transposed(const Tensor &t)
 }
 
 } // namespace fixtures
+
+// QFAIL with the first difference when `actual` and `expected` differ by more than `tol`.
+#define COMPARE_NEAR(actual, expected, tol)                                                                          \
+    do {                                                                                                             \
+        const QString why_ = fixtures::difference((actual), (expected), (tol));                                     \
+        if (!why_.isEmpty())                                                                                         \
+            QFAIL(qPrintable(QStringLiteral(#actual ": ") + why_));                                                  \
+    } while (false)

@@ -18,12 +18,6 @@ using namespace attn;
 using fixtures::difference;
 using fixtures::matrix;
 
-#define COMPARE_NEAR(actual, expected, tol)                                                                          \
-    do {                                                                                                             \
-        const QString why_ = difference((actual), (expected), (tol));                                               \
-        if (!why_.isEmpty())                                                                                         \
-            QFAIL(qPrintable(QStringLiteral(#actual ": ") + why_));                                                  \
-    } while (false)
 
 namespace {
 
