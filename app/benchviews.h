@@ -13,3 +13,10 @@ QJsonObject paintBench(int repeat);
 // repainted, at the sizes given (by default 256 tokens, d_model 256, 8 heads).
 // Needs a QApplication.
 QJsonObject dragBench(const BenchArgs &args);
+
+// `bench --model DIR --window`: in the real main window (offscreen), File ›
+// Open Model to the first picture, then typing one more word at the end of a
+// 64-token text (--tokens) until every view has repainted; with the longest
+// stretch the GUI thread spent without waiting for events. A GPT-2 model.
+// Empty, with `error` set, when the model cannot be opened or run.
+QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error);

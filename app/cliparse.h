@@ -94,6 +94,7 @@ struct ModelBenchArgs
     QString model;
     std::optional<int> tokens; // unset: 1024 or the model's positions, whichever is fewer
     int repeat = 5;            // 1 to 1000
+    bool window = false;       // --window: time typing in the real main window instead
 };
 
 constexpr int kMaxTopPredictions = 1000;

@@ -108,7 +108,7 @@ QString usageText()
         "  attention-explorer export --model DIR --text TEXT -o OUT [--layer L] [--head H]\n"
         "                          [--query I] [--view VIEW] [--size WxH] [--scale F]\n"
         "                          [--colormap NAME] [--dark] [--transparent]\n"
-        "  attention-explorer bench --model DIR [--tokens N] [--repeat R]\n"
+        "  attention-explorer bench --model DIR [--tokens N] [--repeat R] [--window]\n"
         "  attention-explorer --help | --version\n"
         "\n"
         "Attention Explorer shows self-attention at work: edit each token's embedding,\n"
@@ -159,7 +159,10 @@ QString usageText()
         "            shows every head of layer L.\n"
         "  bench --model  Time one forward pass over N tokens (default 1024 or the model's\n"
         "            limit) keeping every head's weights; R runs (default 5) after one\n"
-        "            untimed; print one JSON line.\n"
+        "            untimed; print one JSON line. --window: in the main window\n"
+        "            (offscreen), the time to the first picture, then typing one more\n"
+        "            word at the end of an N-token text (default 64) until every view\n"
+        "            has repainted, and the GUI thread's longest busy stretch.\n"
         "\n"
         "Exit status: 0 success; 2 bad input or bad usage (one line on stderr);\n"
         "1 any other failure, such as a file that cannot be written.\n");
@@ -169,7 +172,8 @@ bool needsGuiApplication(const QStringList &arguments)
 {
     const CommandLine::Kind kind = commandKind(arguments);
     return kind == CommandLine::Kind::Export || kind == CommandLine::Kind::ModelExport
-        || kind == CommandLine::Kind::Bench;
+        || kind == CommandLine::Kind::Bench
+        || (kind == CommandLine::Kind::ModelBench && arguments.contains(QLatin1String("--window")));
 }
 
 bool isHeadlessCommand(const QStringList &arguments)

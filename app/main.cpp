@@ -5,6 +5,7 @@
 #include "fileactions.h"
 #include "document.h"
 #include "mainwindow.h"
+#include "timedapplication.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -93,8 +94,9 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
         g_previousHandler = qInstallMessageHandler(quietStartupHandler); // for the whole command
         // bench --drag times the real main window, which needs widgets.
-        const std::unique_ptr<QGuiApplication> app = commandKind(arguments) == CommandLine::Kind::Bench
-            ? std::make_unique<QApplication>(argc, argv)
+        const CommandLine::Kind kind = commandKind(arguments);
+        const std::unique_ptr<QGuiApplication> app = kind == CommandLine::Kind::Bench || kind == CommandLine::Kind::ModelBench
+            ? std::make_unique<TimedApplication>(argc, argv)
             : std::make_unique<QGuiApplication>(argc, argv);
         setApplicationInfo();
         return runHeadlessCommand(app->arguments());

@@ -225,7 +225,9 @@ void parseModelBench(const QStringList &arguments, CommandLine *command)
     parser.addPositionalArgument(QStringLiteral("bench"), QStringLiteral("The command."));
     const QCommandLineOption tokens = valueOption("tokens", "Tokens (default 1024 or the model's limit).", "N");
     const QCommandLineOption repeat = valueOption("repeat", "Repetitions (default 5).", "R");
-    parser.addOptions({modelOption(), tokens, repeat});
+    const QCommandLineOption window = cliparse::flagOption(
+        "window", "Time typing one more word in the real main window instead (a GPT-2 model, 64 tokens by default).");
+    parser.addOptions({modelOption(), tokens, repeat, window});
     if (!parseOrStop(parser, arguments, command))
         return;
     ModelBenchArgs &args = command->modelBench;
@@ -240,6 +242,7 @@ void parseModelBench(const QStringList &arguments, CommandLine *command)
     }
     if (parser.isSet(repeat))
         wholeNumber(parser, repeat, 1, 1000, &args.repeat, &command->error);
+    args.window = parser.isSet(window);
 }
 
 } // namespace

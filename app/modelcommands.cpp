@@ -4,6 +4,7 @@
 
 #include "benchcommand.h"
 #include "benchtiming.h"
+#include "benchviews.h"
 #include "blasruntime.h"
 #include "commandline.h"
 #include "io/modelfolder.h"
@@ -251,6 +252,13 @@ double forwardFlops(const attn::ModelConfig &c, int n)
 int runModelBench(const ModelBenchArgs &args)
 {
     QString error;
+    if (args.window) {
+        const QJsonObject out = modelWindowBench(args, &error);
+        if (out.isEmpty())
+            return printError(error, ExitBadInput);
+        QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
+        return ExitOk;
+    }
     QElapsedTimer opening;
     opening.start();
     const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);

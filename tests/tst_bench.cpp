@@ -93,6 +93,23 @@ private slots:
         QVERIFY(out["change_to_repainted_median_ms"].toDouble() > 0);
         QVERIFY(out["compute_median_ms"].toDouble() > 0);
     }
+
+    void modelWindow()
+    {
+        // The shipped trained model: typing one more token into the real window.
+        const QString model = QStringLiteral(ATTN_TEST_DATA "/../../resources/examples/models/induction");
+        const QJsonObject out = runBench({"--model", model, "--window", "--tokens", "20", "--repeat", "3"});
+        QCOMPARE(out["model"].toString(), QStringLiteral("gpt2"));
+        QCOMPARE(out["tokens"].toInt(), 20);
+        QCOMPARE(out["repeat"].toInt(), 3);
+        // Only the new position was computed: the 19 before it came from the shorter text's trace.
+        QCOMPARE(out["reused_positions"].toInt(), 19);
+        QVERIFY(out["open_to_first_picture_ms"].toDouble() > 0);
+        QVERIFY(out["typed_to_repainted_min_ms"].toDouble() > 0);
+        QVERIFY(out["typed_to_repainted_min_ms"].toDouble() <= out["typed_to_repainted_median_ms"].toDouble());
+        QVERIFY(out["longest_gui_event_max_ms"].toDouble() >= out["longest_gui_event_median_ms"].toDouble());
+        QVERIFY(!out["longest_gui_event"].toString().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBench)

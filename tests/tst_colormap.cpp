@@ -3,6 +3,7 @@
 // scale's round range and its settings.
 #include "colormap.h"
 #include "colorscale.h"
+#include "modelgridpainter.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -168,6 +169,35 @@ private slots:
         QCOMPARE(edited.scoreLimit, 0.0);
         settings.setValue(QStringLiteral("view/scoreLimit"), QStringLiteral("lots"));
         QCOMPARE(ColorScale::fromSettings(settings).scoreLimit, 0.0);
+    }
+
+    // The grid's thumbnails: a level per pixel (built on a worker), then the
+    // colour map's colours by table look-up.
+    void gridThumbnailsKeepLevelsAndColours()
+    {
+        attn::ModelTrace trace;
+        trace.layers.resize(1);
+        attn::RowMatrix<float> w(3, 3);
+        w << 1.0f, 0.0f, 0.0f, 0.5f, 0.5f, 0.0f, 0.2f, 0.3f, 0.5f;
+        trace.layers[0].weights = {w};
+        const ModelGridLevels causal = modelGridLevels(trace, true, 128);
+        const QImage &l = causal[0][0];
+        QCOMPARE(l.size(), QSize(3, 3));
+        QCOMPARE(int(l.constScanLine(0)[0]), kGridLevelTop);
+        QCOMPARE(int(l.constScanLine(0)[1]), kGridMasked);
+        QCOMPARE(int(l.constScanLine(1)[0]), 127); // 0.5 * 254
+        QCOMPARE(int(l.constScanLine(2)[0]), 51);  // 0.2 * 254 = 50.8
+        QCOMPARE(int(l.constScanLine(2)[1]), 76);  // 0.3 * 254 = 76.2
+        // Without the mask the zero above the diagonal is level 0, not masked.
+        QCOMPARE(int(modelGridLevels(trace, false, 128)[0][0].constScanLine(0)[1]), 0);
+        // Shrunk to 1 x 1: the largest weight of the block.
+        QCOMPARE(int(modelGridLevels(trace, false, 1)[0][0].constScanLine(0)[0]), kGridLevelTop);
+
+        const QColor masked(Qt::magenta);
+        const QImage coloured = colouredTiles(causal, ColorMap::Magma, masked)[0][0];
+        QCOMPARE(coloured.pixelColor(1, 0), masked);
+        QCOMPARE(coloured.pixelColor(0, 1).rgb(), sequentialColor(ColorMap::Magma, 127.0 / 254).rgb());
+        QCOMPARE(coloured.pixelColor(0, 0).rgb(), sequentialColor(ColorMap::Magma, 1.0).rgb());
     }
 };
 

@@ -4,6 +4,7 @@
 // with switched-off heads, a changed middle token, a shorter text, other
 // options and BERT, which always falls back.
 
+#include "attention.h"
 #include "modelfixtures.h"
 
 #include "learn/gpt2training.h"
@@ -294,6 +295,22 @@ private slots:
         ForwardOptions missingHead;
         missingHead.ablatedHeads = {{9, 0}};
         QVERIFY_THROWS_EXCEPTION(ModelInputError, extendTrace(*m_gpt2, previous, m_ids, missingHead));
+    }
+
+    // A raised cancel flag stops the pass (the window's scheduler raises it
+    // when a newer text comes); the trace made without one does not keep it.
+    void aRaisedCancelFlagStopsThePass()
+    {
+        std::atomic<bool> cancel{true};
+        ForwardOptions options;
+        options.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(attn::Cancelled, forward(*m_gpt2, m_ids, options));
+        const ModelTrace previous = forward(*m_gpt2, firstIds(m_ids, 5));
+        QVERIFY_THROWS_EXCEPTION(attn::Cancelled, extendTrace(*m_gpt2, previous, m_ids, options));
+        cancel = false;
+        const ModelTrace trace = forward(*m_gpt2, m_ids, options);
+        QVERIFY(trace.options.cancel == nullptr);
+        QCOMPARE(trace.layers.size(), std::size_t(m_gpt2->config.layers));
     }
 
     // BERT's positions all see each other: always the full pass.

@@ -1,8 +1,10 @@
 #include "computescheduler.h"
 #include "document.h"
 #include "examples.h"
+#include "modeldocument.h"
 
 #include <QSignalSpy>
+#include <QThread>
 #include <QTest>
 
 // Every computation goes through one scheduler: small requests answered at
@@ -103,6 +105,83 @@ private slots:
         QCOMPARE(rows, std::vector<int>{attn::exampleSession().tokenCount()});
         QTRY_VERIFY_WITH_TIMEOUT(!scheduler.isBusy(QStringLiteral("a")), 60000);
         QCOMPARE(rows.size(), std::size_t(1));
+    }
+
+    void jobsAreCancelledByANewerRequest()
+    {
+        // Any work goes through the same channels: a job sees its flag raised
+        // by the next request of its channel, and only the newest answer is given.
+        ComputeScheduler scheduler;
+        QObject receiver;
+        std::atomic<bool> sawCancel{false};
+        std::vector<int> answered;
+        auto slow = [&](int value) {
+            return std::function<int(const attn::CancelFlag &)>([&sawCancel, value](const attn::CancelFlag &flag) {
+                for (int i = 0; i < 5000 && !flag.load(); ++i)
+                    QThread::msleep(1);
+                if (flag.load())
+                    sawCancel = true;
+                return value;
+            });
+        };
+        const std::function<void(const int &)> record = [&](const int &v) { answered.push_back(v); };
+        scheduler.requestJob<int>(QStringLiteral("m"), slow(1), &receiver, record);
+        QTest::qWait(20);
+        scheduler.requestJob<int>(QStringLiteral("m"), std::function<int(const attn::CancelFlag &)>(
+                                      [](const attn::CancelFlag &) { return 2; }), &receiver, record);
+        QVERIFY(scheduler.isBusy(QStringLiteral("m")));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.isBusy(QStringLiteral("m")), 10000);
+        QVERIFY(sawCancel); // stopped early, not run to its end
+        QCOMPARE(answered, std::vector<int>{2});
+        QCOMPARE(scheduler.cancelledRuns(), 1);
+    }
+
+    void aJobThatThrowsCancelledGivesNoAnswer()
+    {
+        ComputeScheduler scheduler;
+        QObject receiver;
+        int calls = 0;
+        scheduler.requestJob<int>(QStringLiteral("m"), std::function<int(const attn::CancelFlag &)>(
+                                      [](const attn::CancelFlag &flag) {
+                                          while (!flag.load())
+                                              QThread::msleep(1);
+                                          throw attn::Cancelled();
+                                          return 0;
+                                      }),
+                                  &receiver, std::function<void(const int &)>([&](const int &) { ++calls; }));
+        QTest::qWait(10);
+        scheduler.cancel(QStringLiteral("m"));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.isBusy(QStringLiteral("m")), 10000);
+        QCOMPARE(calls, 0);
+        QCOMPARE(scheduler.cancelledRuns(), 1);
+    }
+
+    void modelRunsGoThroughTheScheduler()
+    {
+        // Two texts in a row: the run for the first is cancelled, and only
+        // the second's result (with its thumbnails and layer view) is shown.
+        Document doc;
+        ModelDocument *model = doc.model();
+        model->open(QStringLiteral(ATTN_TEST_DATA "/../../resources/examples/models/induction"));
+        QTRY_VERIFY_WITH_TIMEOUT(model->isOpen() && !doc.isComputing(), 20000);
+        QSignalSpy results(model, &ModelDocument::resultChanged);
+        const int before = doc.scheduler()->cancelledRuns();
+        model->setText(QStringLiteral("abcabc"));
+        QVERIFY(model->isComputing());
+        model->setText(QStringLiteral("qmEjxBqmEjxB"));
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.isComputing(), 20000);
+        QCOMPARE(doc.scheduler()->cancelledRuns(), before + 1);
+        QCOMPARE(results.count(), 1);
+        QCOMPARE(int(model->tokens().size()), 12);
+        QVERIFY(model->gridLevels());
+        QCOMPARE(int(model->gridLevels()->size()), model->config()->layers);
+        QCOMPARE(model->gridLevels()->front().front().width(), 12); // one pixel per key
+        QCOMPARE(int(model->snapshot()->result->heads.front().weights.rows()), 12);
+
+        // Another layer's view: built (at once for a text this short) from the same trace.
+        model->setLayer(1);
+        QCOMPARE(model->snapshotLayer(), 1);
+        QCOMPARE(model->snapshot()->result->inputs.rows(), 12);
     }
 
     void documentEditsCancelTheStaleRun()

@@ -1,5 +1,6 @@
 #include "model/forward.h"
 
+#include "attention.h"
 #include "model/attentionop.h"
 #include "model/incremental.h"
 #include "model/ops.h"
@@ -156,6 +157,7 @@ void forwardBert(const ModelParameters &model, const std::vector<int> &ids, cons
     Matrix h = norm(embed(model, ids), model.embeddingNorm, c.layerNormEpsilon);
     trace.hidden.push_back(h);
     for (int l = 0; l < c.layers; ++l) {
+        stopIfCancelled(options);
         const BlockParameters &b = model.blocks[std::size_t(l)];
         // Post-LayerNorm: normalise the stream after each residual sum.
         addResidual<float>(h, attend(model, l, h, options, nullptr, 0, trace.layers[std::size_t(l)]));
@@ -179,6 +181,12 @@ void forwardBert(const ModelParameters &model, const std::vector<int> &ids, cons
 
 } // namespace
 
+void stopIfCancelled(const ForwardOptions &options)
+{
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
 ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
                              const ModelTrace *prefix, int fromPosition)
 {
@@ -189,12 +197,14 @@ ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int
     ModelTrace trace;
     trace.tokenIds = ids;
     trace.options = options;
+    trace.options.cancel = nullptr;
     trace.layers.resize(std::size_t(c.layers));
     trace.hidden.reserve(std::size_t(c.layers) + 1);
     // h: the residual stream of the new positions only.
     Matrix h = embed(model, ids, from);
     trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
     for (int l = 0; l < c.layers; ++l) {
+        stopIfCancelled(options);
         const BlockParameters &b = model.blocks[std::size_t(l)];
         const LayerTrace *old = prefix ? &prefix->layers[std::size_t(l)] : nullptr;
         // Pre-LayerNorm: each sublayer reads a normalised copy and adds to the stream.
@@ -219,6 +229,7 @@ ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenId
     ModelTrace trace;
     trace.tokenIds = tokenIds;
     trace.options = options;
+    trace.options.cancel = nullptr;
     trace.layers.resize(std::size_t(model.config.layers));
     trace.hidden.reserve(std::size_t(model.config.layers) + 1);
     forwardBert(model, tokenIds, options, trace);

@@ -3,6 +3,7 @@
 
 #include "model/modelparameters.h"
 
+#include <atomic>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -37,6 +38,10 @@ struct ForwardOptions
     // BERT: positions holding this id get masked-token predictions (when the
     // checkpoint has the MLM head). -1: none.
     int maskTokenId = -1;
+    // Raised from another thread when nobody wants the result any more: the
+    // pass then throws attn::Cancelled (attention.h) before its next layer.
+    // Never kept in a trace's options.
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 // One layer's attention as the views need it. Q, K, V and the context hold
@@ -80,6 +85,9 @@ struct ModelTrace
 // an id outside the vocabulary, more tokens than the model has positions, or
 // an ablated head that does not exist.
 ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenIds, const ForwardOptions &options = {});
+
+// Throws attn::Cancelled when options.cancel is raised.
+void stopIfCancelled(const ForwardOptions &options);
 
 // The bytes a trace over n tokens holds (what to check before running one).
 double traceBytes(const ModelConfig &config, int tokens, bool keepScores);

@@ -46,30 +46,40 @@ bool ComputeScheduler::request(const QString &name, std::vector<attn::Session> s
         done(computeAll(sessions, nullptr));
         return true;
     }
-    Channel &channel = m_channels[name];
-    Request request{std::move(sessions), receiver, std::move(done)};
-    if (channel.running) {
-        channel.cancel->store(true); // the run in progress computes what nobody wants any more
-        channel.waiting = std::move(request);
-        return false;
-    }
-    start(name, channel, std::move(request));
-    emit busyChanged(name, true);
+    requestJob<Snapshots>(
+        name, [sessions = std::move(sessions)](const attn::CancelFlag &flag) { return computeAll(sessions, &flag); },
+        receiver, std::move(done));
     return false;
 }
 
-void ComputeScheduler::start(const QString &name, Channel &channel, Request request)
+void ComputeScheduler::start(const QString &name, Request request)
+{
+    Channel &channel = m_channels[name];
+    if (channel.running) {
+        channel.cancel->store(true); // the run in progress computes what nobody wants any more
+        channel.waiting = std::move(request);
+        return;
+    }
+    run(name, channel, std::move(request));
+    emit busyChanged(name, true);
+}
+
+void ComputeScheduler::run(const QString &name, Channel &channel, Request request)
 {
     if (!channel.watcher) {
-        channel.watcher = new QFutureWatcher<Snapshots>(this);
+        channel.watcher = new QFutureWatcher<std::any>(this);
         connect(channel.watcher, &QFutureWatcherBase::finished, this, [this, name] { onFinished(name); });
     }
     channel.cancel = std::make_shared<attn::CancelFlag>(false);
     std::shared_ptr<attn::CancelFlag> flag = channel.cancel;
-    std::vector<attn::Session> sessions = request.sessions; // the worker's own copy
+    auto job = request.job; // the worker's own copy
     channel.running = std::move(request);
-    channel.watcher->setFuture(QtConcurrent::run([sessions = std::move(sessions), flag] {
-        return computeAll(sessions, flag.get());
+    channel.watcher->setFuture(QtConcurrent::run([job = std::move(job), flag] {
+        try {
+            return job(*flag);
+        } catch (const attn::Cancelled &) {
+            return std::any(); // the flag is raised: nobody looks at it
+        }
     }));
 }
 
@@ -81,12 +91,12 @@ void ComputeScheduler::onFinished(const QString &name)
     const bool cancelled = channel.cancel->load();
     if (cancelled)
         ++m_cancelledRuns;
-    else if (finished.receiver)
+    else if (finished.receiver && channel.watcher->result().has_value())
         finished.done(channel.watcher->result());
     if (channel.waiting) {
         Request next = std::move(*channel.waiting);
         channel.waiting.reset();
-        start(name, channel, std::move(next));
+        run(name, channel, std::move(next));
         return;
     }
     emit busyChanged(name, false);

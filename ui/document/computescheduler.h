@@ -1,6 +1,6 @@
 #pragma once
-// Where every computation of the window runs: the document's session and the
-// variants the demos compare. A request names a channel (one per view that
+// Where every computation of the window runs: the document's session, the
+// variants the demos compare and the open model's passes. A request names a channel (one per view that
 // asks); within a channel the latest request wins: the run still going for an
 // older one is cancelled (the forward pass stops at its next head) and its
 // result never shown. Requests whose forward passes are small enough to
@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <any>
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,6 +42,18 @@ public:
     // request of the channel came first. Returns true when `done` has
     // already been called (a small request).
     bool request(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver, Done done);
+    // Any other work, always on a worker: `job` gets the channel's cancel
+    // flag (raised when a newer request of the channel comes, or cancel());
+    // its answer reaches `done` on the GUI thread unless the flag was raised
+    // or `receiver` is gone. A job that sees the flag may stop and return
+    // anything: nobody looks at it.
+    template<typename T>
+    void requestJob(const QString &channel, std::function<T(const attn::CancelFlag &)> job, QObject *receiver,
+                    std::function<void(const T &)> done)
+    {
+        start(channel, Request{[job = std::move(job)](const attn::CancelFlag &flag) { return std::any(job(flag)); },
+                               receiver, [done = std::move(done)](const std::any &a) { done(std::any_cast<const T &>(a)); }});
+    }
     // Drops the channel's running and waiting requests (the running one is cancelled).
     void cancel(const QString &channel);
 
@@ -55,17 +68,19 @@ signals:
 private:
     struct Request
     {
-        std::vector<attn::Session> sessions;
+        std::function<std::any(const attn::CancelFlag &)> job;
         QPointer<QObject> receiver;
-        Done done;
+        std::function<void(const std::any &)> done;
     };
     struct Channel
     {
-        QFutureWatcher<Snapshots> *watcher = nullptr;
+        QFutureWatcher<std::any> *watcher = nullptr;
         std::shared_ptr<attn::CancelFlag> cancel; // the running request's
         std::optional<Request> running, waiting;
     };
-    void start(const QString &name, Channel &channel, Request request);
+    // Runs `request` now, or after the channel's running one (which is cancelled).
+    void start(const QString &name, Request request);
+    void run(const QString &name, Channel &channel, Request request);
     void onFinished(const QString &name);
 
     std::map<QString, Channel> m_channels;

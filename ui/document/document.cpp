@@ -60,7 +60,7 @@ private:
 Document::Document(QObject *parent) : Document(attn::runningExample(), parent) {}
 
 Document::Document(const attn::Session &start, QObject *parent)
-    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_model(new ModelDocument(&m_selection, this))
+    : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_model(new ModelDocument(&m_selection, &m_scheduler, this))
 {
     // Connected first, so the selection is in step before any view hears of a change.
     connect(this, &Document::sessionChanged, this, &Document::syncSelection);

@@ -2,13 +2,9 @@
 
 #include "io/fileidentity.h"
 #include "io/modelfolder.h"
-#include "model/incremental.h"
-#include "model/layerview.h"
 #include "model/modelloader.h"
-#include "model/rollout.h"
 #include "notation.h"
 
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -16,9 +12,6 @@
 #include <utility>
 
 namespace {
-
-// A trace above this is refused: the window must keep the shown one and compute the next.
-constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
 
 // "openai-community/gpt2" for a cache entry models--openai-community--gpt2, else the folder's name.
 QString displayName(const QString &path)
@@ -48,33 +41,23 @@ struct ModelDocument::Loaded
     QString identity;
 };
 
-struct ModelDocument::Computed
-{
-    std::vector<attn::ModelToken> tokens;
-    std::shared_ptr<const attn::ModelTrace> trace;
-    std::shared_ptr<const attn::RowMatrix<double>> rollout;
-    std::set<attn::LayerHead> ablated; // what this run switched off
-    int reused = 0;                    // leading positions taken from the trace before
-    QString error;
-    QString notice;
-    double milliseconds = 0;
-};
 
-ModelDocument::ModelDocument(ViewSelection *selection, QObject *parent)
+ModelDocument::ModelDocument(ViewSelection *selection, ComputeScheduler *scheduler, QObject *parent)
     : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_selection(selection),
-      m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this)),
-      m_computeWatcher(new QFutureWatcher<std::shared_ptr<Computed>>(this))
+      m_scheduler(scheduler), m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this))
 {
     connect(m_openWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onOpenFinished);
-    connect(m_computeWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onComputeFinished);
     connect(m_selection, &ViewSelection::headChanged, this, &ModelDocument::onSelectionChanged);
+    connect(m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
+        if (channel.startsWith(QLatin1String("model")))
+            emit busyChanged(m_opening || isComputing());
+    });
 }
 
 ModelDocument::~ModelDocument()
 {
-    // The workers hold their own copies; waiting keeps them from outliving the watchers' owner.
+    // The worker holds its own copies; waiting keeps it from outliving the watcher's owner.
     m_openWatcher->waitForFinished();
-    m_computeWatcher->waitForFinished();
 }
 
 void ModelDocument::open(const QString &path)
@@ -114,7 +97,7 @@ void ModelDocument::onOpenFinished()
 {
     const std::shared_ptr<Loaded> loaded = m_openWatcher->result();
     m_opening = false;
-    emit busyChanged(m_computing);
+    emit busyChanged(isComputing());
     const std::optional<attn::ModelReference> restore = std::exchange(m_restore, std::nullopt);
     if (!loaded->model) {
         // The model already open (or the hand-made session) stays as it was.
@@ -153,7 +136,8 @@ void ModelDocument::onOpenFinished()
     }
     m_selection->setShape(m_model->config.layers, m_model->config.heads);
     m_selection->setHead(start);
-    rebuildSnapshot();
+    m_gridLevels.reset();
+    showLayer(start.layer, nullptr);
     emit opened();
     emit ablationChanged();
     if (!loaded->warning.isEmpty())
@@ -194,11 +178,12 @@ void ModelDocument::close()
 {
     if (!m_model)
         return;
-    ++m_generation; // a run still going is dropped when it ends
+    cancelRuns(); // a run still going is cancelled, its answer never shown
     m_model.reset();
     m_tokenizer.reset();
     m_trace.reset();
     m_rollout.reset();
+    m_gridLevels.reset();
     m_before.reset();
     m_ablated.clear();
     m_traceAblated.clear();
@@ -218,100 +203,6 @@ void ModelDocument::setText(const QString &text)
         startCompute();
 }
 
-void ModelDocument::startCompute()
-{
-    ++m_generation;
-    if (m_computing) {
-        m_computeStale = true; // one more run, for the newest text, when this one ends
-        return;
-    }
-    m_computeStale = false;
-    m_computing = true;
-    m_runGeneration = m_generation;
-    emit busyChanged(true);
-    const attn::SharedModelParameters model = m_model;
-    const attn::TokenizerPtr tokenizer = m_tokenizer;
-    const QString text = m_text;
-    const std::set<attn::LayerHead> ablated = m_ablated;
-    // Typing at the end of a GPT-2 text: only the new positions are computed.
-    const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
-    m_computeWatcher->setFuture(QtConcurrent::run([model, tokenizer, text, ablated, previous] {
-        auto out = std::make_shared<Computed>();
-        QElapsedTimer timer;
-        timer.start();
-        out->tokens = tokenizer->encode(text);
-        const int limit = model->config.positions;
-        if (int(out->tokens.size()) > limit) {
-            out->notice = QObject::tr("The text has %1 tokens; the model reads at most %2, so only the first %2 are used")
-                              .arg(out->tokens.size()).arg(limit);
-            out->tokens.resize(std::size_t(limit));
-        }
-        if (out->tokens.empty()) {
-            out->error = QObject::tr("the text has no tokens");
-            return out;
-        }
-        attn::ForwardOptions options;
-        options.ablatedHeads = ablated;
-        out->ablated = ablated;
-        const int n = int(out->tokens.size());
-        options.keepScores = attn::traceBytes(model->config, n, true) <= kScoresBudgetBytes;
-        options.maskTokenId = tokenizer->specialIds().mask;
-        if (attn::traceBytes(model->config, n, false) > kMaxTraceBytes) {
-            out->error = QObject::tr("%1 tokens need more memory than the window allows").arg(n);
-            return out;
-        }
-        std::vector<int> ids;
-        for (const attn::ModelToken &t : out->tokens)
-            ids.push_back(t.id);
-        try {
-            out->reused = previous ? attn::reusablePrefix(*model, *previous, ids, options) : 0;
-            out->trace = std::make_shared<const attn::ModelTrace>(
-                previous ? attn::extendTrace(*model, *previous, ids, options) : attn::forward(*model, ids, options));
-            out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
-        } catch (const attn::ModelInputError &e) {
-            out->error = QString::fromStdString(e.what());
-        } catch (const std::bad_alloc &) {
-            out->error = QObject::tr("not enough memory to run the model on this text");
-        }
-        out->milliseconds = timer.nsecsElapsed() / 1e6;
-        return out;
-    }));
-}
-
-void ModelDocument::onComputeFinished()
-{
-    const std::shared_ptr<Computed> out = m_computeWatcher->result();
-    m_computing = false;
-    if (m_runGeneration == m_generation && m_model) {
-        takeBefore(out->tokens, out->ablated);
-        m_tokens = out->tokens;
-        m_trace = out->trace;
-        m_rollout = out->rollout;
-        m_traceAblated = out->ablated;
-        m_reusedPositions = out->reused;
-        if (m_restoreQuery >= 0)
-            m_query = std::exchange(m_restoreQuery, -1);
-        m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
-        rebuildSnapshot();
-        auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
-        snapshot->milliseconds = out->milliseconds;
-        if (!out->error.isEmpty())
-            snapshot->error = out->error;
-        m_snapshot = snapshot;
-        if (!out->notice.isEmpty())
-            emit notice(out->notice);
-        emit tokensChanged();
-        emit resultChanged();
-        emit queryChanged(m_query);
-    }
-    if (m_computeStale && m_model) {
-        startCompute();
-        return;
-    }
-    m_computeStale = false;
-    emit busyChanged(m_opening);
-}
-
 void ModelDocument::setLayer(int layer)
 {
     if (m_model)
@@ -324,42 +215,10 @@ void ModelDocument::setHead(int head)
         m_selection->setHead(HeadRef::fromFileIndex(layer(), head));
 }
 
-void ModelDocument::onSelectionChanged()
-{
-    if (!m_model)
-        return; // the hand-made session's head: nothing of the model's changes
-    if (layer() != m_snapshotLayer) {
-        rebuildSnapshot();
-        emit layerChanged(layer());
-        emit resultChanged();
-    }
-    emit headChanged(head());
-}
-
 void ModelDocument::setQuery(int query)
 {
     if (query < 0 || query >= int(m_tokens.size()) || query == m_query)
         return;
     m_query = query;
     emit queryChanged(query);
-}
-
-void ModelDocument::rebuildSnapshot()
-{
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
-    QStringList texts;
-    for (const attn::ModelToken &t : m_tokens)
-        texts << t.text;
-    snapshot->rowTokens = attn::tokenLabels(texts);
-    snapshot->columnTokens = snapshot->rowTokens;
-    m_snapshotLayer = layer();
-    if (m_model && m_trace) {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::layerAttention(*m_model, m_trace, layer()));
-        // The bars compare what enters the layer with what its attention adds.
-        snapshot->embeddings = snapshot->result->inputs;
-    } else if (m_model) {
-        snapshot->error = m_computing ? tr("computing…") : tr("type a text for the model to read");
-    }
-    m_snapshot = snapshot;
 }

@@ -1,9 +1,13 @@
 #pragma once
 // A trained model open in the window: its weights and tokenizer, the text's
 // tokens, the forward pass's trace, and which layer, head and query the views
-// show. Opening and computing run on worker threads; the latest text wins.
+// show. Opening runs on a worker thread; every pass (a new text, other
+// switched-off heads, another layer's view) goes through the document's
+// ComputeScheduler: the latest request wins and an older run is cancelled.
 
+#include "computescheduler.h"
 #include "model/forward.h"
+#include "modelgridpainter.h"
 #include "session.h"
 #include "snapshot.h"
 #include "viewselection.h"
@@ -21,13 +25,13 @@ class ModelDocument : public QObject
 public:
     // Layer and head live in `selection` (the document's): the model reads
     // them for its snapshot and writes the ones a session restores.
-    explicit ModelDocument(ViewSelection *selection, QObject *parent = nullptr);
+    ModelDocument(ViewSelection *selection, ComputeScheduler *scheduler, QObject *parent = nullptr);
     ~ModelDocument() override;
 
     bool isOpen() const { return bool(m_model); }
     // Whether a folder is being opened or a text computed.
     bool isOpening() const { return m_opening; }
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const;
     QString name() const { return m_name; }     // the folder's (or cache entry's) name
     QString folder() const { return m_folder; } // as given to open()
     attn::SharedModelParameters model() const { return m_model; }
@@ -51,8 +55,8 @@ public:
     // fileIdentity() of the open model's weights file; empty if it could not be read.
     QString identity() const { return m_identity; }
 
-    // Tokenizes and runs the model on a worker thread; a newer text makes the
-    // result of an older one be dropped.
+    // Tokenizes and runs the model on a worker thread; a newer text cancels
+    // the run of an older one.
     void setText(const QString &text);
     QString text() const { return m_text; }
 
@@ -70,8 +74,15 @@ public:
     void setHead(int head);
     void setQuery(int query);
 
-    // The selected layer as the single-layer views draw it; never null.
+    // The selected layer as the single-layer views draw it; never null. After
+    // another layer is selected it may show the previous one for a moment: a
+    // long text's layer view is built on a worker (resultChanged() follows).
     SnapshotPtr snapshot() const { return m_snapshot; }
+    // The layer snapshot() shows.
+    int snapshotLayer() const { return m_snapshotLayer; }
+    // Every head's thumbnail of the shown trace, before colouring, built on
+    // the worker with it (the layers × heads grid); null without a trace.
+    std::shared_ptr<const ModelGridLevels> gridLevels() const { return m_gridLevels; }
     // GPT-2: the next token after the text; BERT: the first [MASK]'s
     // predictions (none without the MLM head or a mask). Most probable first.
     std::vector<std::pair<int, float>> predictions(int k) const;
@@ -129,8 +140,12 @@ private:
     struct Computed;
     void startCompute();
     void onOpenFinished();
-    void onComputeFinished();
-    void rebuildSnapshot();
+    void onComputed(const std::shared_ptr<Computed> &out);
+    // Shows `layer` of the trace: at once when small, else from a worker.
+    void requestLayer();
+    void cancelRuns();
+    // The snapshot of `layer` from `result` (null: no trace, an explanation instead).
+    void showLayer(int layer, std::shared_ptr<const attn::AttentionResult> result);
     void onSelectionChanged();
     void takeBefore(const std::vector<attn::ModelToken> &newTokens, const std::set<attn::LayerHead> &newAblated);
 
@@ -142,20 +157,17 @@ private:
     std::vector<attn::ModelToken> m_tokens;
     std::shared_ptr<const attn::ModelTrace> m_trace;
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
+    std::shared_ptr<const ModelGridLevels> m_gridLevels;
     std::set<attn::LayerHead> m_ablated;      // what the next run switches off
     std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
     int m_reusedPositions = 0;
     std::shared_ptr<const attn::RowVector<float>> m_before; // the predictions before the last change of m_ablated
     SnapshotPtr m_snapshot;
     ViewSelection *m_selection;
+    ComputeScheduler *m_scheduler;
     int m_snapshotLayer = 0; // the layer m_snapshot shows
     int m_query = 0;
 
     QFutureWatcher<std::shared_ptr<Loaded>> *m_openWatcher;
-    QFutureWatcher<std::shared_ptr<Computed>> *m_computeWatcher;
     bool m_opening = false;
-    bool m_computing = false;
-    bool m_computeStale = false; // the text (or model) changed while a run was going
-    quint64 m_generation = 0;    // bumped by every new text or model
-    quint64 m_runGeneration = 0;
 };

@@ -46,30 +46,27 @@ ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, con
     return l;
 }
 
-std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
-                                                 const QColor &masked, int maxSide)
+ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide)
 {
-    std::vector<std::vector<QImage>> layers;
+    ModelGridLevels layers;
     for (const attn::LayerTrace &layer : trace.layers) {
         std::vector<QImage> tiles;
         for (const attn::RowMatrix<float> &w : layer.weights) {
             const int n = int(w.rows()), m = int(w.cols());
             const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
-            QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_RGB32);
-            image.fill(Qt::black);
-            // A pixel of a long text is the largest weight of its block of cells,
-            // so a sharp head stays visible when shrunk.
+            QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
+            image.fill(0);
             for (int r = 0; r < rows; ++r) {
-                auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
+                uchar *line = image.scanLine(r);
                 const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
                 for (int c = 0; c < cols; ++c) {
                     const int c0 = int(qint64(c) * m / cols), c1 = std::max(c0 + 1, int(qint64(c + 1) * m / cols));
                     if (causal && c0 > r1 - 1) {
-                        line[c] = masked.rgb();
+                        line[c] = uchar(kGridMasked);
                         continue;
                     }
-                    const float v = w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff();
-                    line[c] = sequentialColor(map, double(v)).rgb();
+                    const float v = std::clamp(w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff(), 0.0f, 1.0f);
+                    line[c] = uchar(std::lround(double(v) * kGridLevelTop));
                 }
             }
             tiles.push_back(image);
@@ -77,6 +74,36 @@ std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, 
         layers.push_back(std::move(tiles));
     }
     return layers;
+}
+
+std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked)
+{
+    QRgb table[256];
+    for (int i = 0; i <= kGridLevelTop; ++i)
+        table[i] = sequentialColor(map, double(i) / kGridLevelTop).rgb();
+    table[kGridMasked] = masked.rgb();
+    std::vector<std::vector<QImage>> out;
+    for (const std::vector<QImage> &layer : levels) {
+        std::vector<QImage> tiles;
+        for (const QImage &level : layer) {
+            QImage image(level.size(), QImage::Format_RGB32);
+            for (int r = 0; r < level.height(); ++r) {
+                const uchar *in = level.constScanLine(r);
+                auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
+                for (int c = 0; c < level.width(); ++c)
+                    line[c] = table[in[c]];
+            }
+            tiles.push_back(std::move(image));
+        }
+        out.push_back(std::move(tiles));
+    }
+    return out;
+}
+
+std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
+                                                 const QColor &masked, int maxSide)
+{
+    return colouredTiles(modelGridLevels(trace, causal, maxSide), map, masked);
 }
 
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,

@@ -31,8 +31,21 @@ struct ModelGridLayout
 // The grid's layout in `bounds` for labels drawn with `metrics`.
 ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics);
 
-// One thumbnail per head, layers outer: one pixel per cell, up to `maxSide`
-// cells a side; cells a causal mask hides take `masked`.
+// One thumbnail per head, layers outer, before it has colours: one byte per
+// pixel (Format_Grayscale8), the weight as a level 0 ... kGridLevelTop of
+// 0 ... 1, or kGridMasked where a causal mask hides every cell. One pixel per
+// cell, up to `maxSide` cells a side; a pixel of a long text is the largest
+// weight of its block of cells, so a sharp head stays visible when shrunk.
+// The slow part, independent of colours: the window builds it on a worker.
+using ModelGridLevels = std::vector<std::vector<QImage>>;
+constexpr int kGridLevelTop = 254;
+constexpr int kGridMasked = 255;
+ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide);
+
+// The levels in `map`'s colours, masked pixels in `masked` (one table look-up a pixel).
+std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked);
+
+// Both at once.
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
                                                  const QColor &masked, int maxSide);
 

@@ -13,10 +13,11 @@ ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
                   "right-click one to switch it off"));
 }
 
-void ModelGridView::setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal)
+void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels)
 {
-    m_trace = std::move(trace);
-    m_causal = causal;
+    if (levels == m_levels)
+        return;
+    m_levels = std::move(levels);
     rebuildImages();
     update();
 }
@@ -48,8 +49,8 @@ void ModelGridView::setColorMap(ColorMap map)
 void ModelGridView::rebuildImages()
 {
     m_layers.clear();
-    if (m_trace)
-        m_layers = modelGridImages(*m_trace, m_causal, m_colorMap, palette().color(QPalette::Window), kMaxSide);
+    if (m_levels)
+        m_layers = colouredTiles(*m_levels, m_colorMap, palette().color(QPalette::Window));
 }
 
 ModelGridLayout ModelGridView::layout() const

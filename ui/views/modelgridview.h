@@ -19,8 +19,10 @@ class ModelGridView : public QWidget
 public:
     explicit ModelGridView(QWidget *parent = nullptr);
 
-    // Thumbnails are rebuilt here (one pixel per cell, up to kMaxSide cells a side).
-    void setTrace(std::shared_ptr<const attn::ModelTrace> trace, bool causal);
+    // The heads' thumbnails before colouring (modelGridLevels(), built on a
+    // worker); here they only get the colour map's colours. Null: no text yet.
+    void setLevels(std::shared_ptr<const ModelGridLevels> levels);
+    const std::shared_ptr<const ModelGridLevels> &levels() const { return m_levels; }
     void setSelected(int layer, int head); // head -1 (the average) outlines the whole row
     void setColorMap(ColorMap map);
     void setSwitchedOff(const std::set<attn::LayerHead> &heads);
@@ -49,8 +51,7 @@ private:
     ModelGridLayout layout() const;
     void rebuildImages();
 
-    std::shared_ptr<const attn::ModelTrace> m_trace;
-    bool m_causal = false;
+    std::shared_ptr<const ModelGridLevels> m_levels;
     std::vector<std::vector<QImage>> m_layers;
     int m_layer = 0, m_head = 0;
     ColorMap m_colorMap = ColorMap::Viridis;

@@ -210,8 +210,7 @@ void ModelActions::onOpened()
         for (int l = 0; l < layers; ++l)
             m_layerBox->addItem(tr("%1 of %2").arg(l).arg(layers), l);
     }
-    m_gridTrace = nullptr;
-    m_grid->setTrace(nullptr, m_model->config()->causal);
+    m_grid->setLevels(nullptr);
     m_grid->setSwitchedOff(m_model->ablatedHeads());
     applyToWindow();
     // A session restores its text, layer and head; Open Model starts on head 0 of layer 0.
@@ -228,8 +227,7 @@ void ModelActions::onClosed()
 {
     setModelMode(false);
     m_window->chips()->setToolTips({});
-    m_gridTrace = nullptr;
-    m_grid->setTrace(nullptr, false);
+    m_grid->setLevels(nullptr);
     m_grid->setSwitchedOff({});
     m_rollout->setRollout(nullptr, {}, false, 0);
 }
@@ -274,9 +272,8 @@ void ModelActions::onResult()
     if (!m_model->isOpen())
         return;
     applyToWindow();
-    if (m_model->trace().get() != m_gridTrace) {
-        m_gridTrace = m_model->trace().get();
-        m_grid->setTrace(m_model->trace(), m_model->config()->causal);
+    if (m_model->gridLevels() != m_grid->levels()) {
+        m_grid->setLevels(m_model->gridLevels());
         updateRollout();
     }
     updateGuesses();

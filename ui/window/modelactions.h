@@ -87,5 +87,4 @@ private:
     QMenu *m_modelsMenu = nullptr;
     QPointer<QWidget> m_headsWidget; // the per-head grid the dock shows without a model
     QString m_lastError;
-    const void *m_gridTrace = nullptr; // the trace the grid's thumbnails show
 };

@@ -1,0 +1,161 @@
+#include "benchviews.h"
+
+#include "benchcommand.h"
+#include "benchtiming.h"
+#include "blasruntime.h"
+#include "document.h"
+#include "mainwindow.h"
+#include "modeldocument.h"
+#include "timedapplication.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QStringList>
+#include <algorithm>
+
+namespace {
+
+// The longest the GUI thread spent on one event: what a user feels as the
+// window not answering (TimedApplication, which bench runs under, times them).
+struct BusyStretches
+{
+    void reset() { TimedApplication::resetLongestEvent(); }
+    double longestMs() const { return TimedApplication::longestEventMs(); }
+    QString longest() const { return TimedApplication::longestEvent(); }
+};
+
+// Runs the event loop until the model has a result newer than `before` and
+// nothing is opening or computing, then lets the views paint it. False
+// (with the message) when the model could not be opened or computed.
+bool settle(ModelDocument &model, int before, const int &results, const QString &failure)
+{
+    while (failure.isEmpty() && (model.isOpening() || model.isComputing() || results == before))
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QCoreApplication::processEvents();
+    return failure.isEmpty() && model.snapshot()->error.isEmpty();
+}
+
+// What the text is made of, each piece one token: words of plain English
+// when the model reads them (GPT-2's tokenizer keeps these whole), else the
+// first tokens of the model's own vocabulary (a model trained here reads a
+// few symbols only).
+QStringList textPieces(const ModelDocument &model)
+{
+    const QStringList words = QStringLiteral("The robot moved the box because it was heavy").split(QLatin1Char(' '));
+    bool readable = true;
+    for (const attn::ModelToken &t : model.tokenizer()->encode(words.join(QLatin1Char(' '))))
+        readable = readable && t.id < model.config()->vocab;
+    QStringList pieces;
+    if (readable) {
+        for (const QString &w : words)
+            pieces << QLatin1Char(' ') + w;
+    } else {
+        for (int id = 0; id < std::min(model.config()->vocab, 26); ++id)
+            pieces << model.tokenizer()->idToText(id);
+    }
+    return pieces;
+}
+
+// The pieces in turn until the text has `tokens` tokens; `next` is the piece that would come next.
+QString textOfTokens(const ModelDocument &model, const QStringList &pieces, int tokens, QString *next)
+{
+    QString text = pieces.front().trimmed();
+    int i = 1;
+    for (; i < 4 * tokens && int(model.tokenizer()->encode(text).size()) < tokens; ++i)
+        text += pieces[i % pieces.size()];
+    *next = pieces[i % pieces.size()];
+    return text;
+}
+
+} // namespace
+
+QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.resize(1600, 1000);
+    window.show();
+    ModelDocument &model = *doc.model();
+    int results = 0;
+    QString failure;
+    QObject::connect(&model, &ModelDocument::resultChanged, [&] { ++results; });
+    QObject::connect(&model, &ModelDocument::openFailed, [&](const QString &m) { failure = m; });
+    BusyStretches busy;
+
+    // Opening: from File › Open Model to the first result painted, the text
+    // typed as soon as the model is there (its tokenizer decides the text).
+    QString base, typed;
+    QObject::connect(&model, &ModelDocument::opened, [&] {
+        const int tokens = std::clamp(args.tokens.value_or(64), 2, model.config()->positions);
+        const QStringList pieces = textPieces(model);
+        QString next;
+        base = textOfTokens(model, pieces, tokens - 1, &next);
+        typed = base + next;
+        model.setText(base);
+    });
+    QElapsedTimer timer;
+    timer.start();
+    busy.reset();
+    model.open(args.model);
+    while (failure.isEmpty() && (base.isEmpty() || model.isOpening() || model.isComputing() || model.tokens().empty()))
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QCoreApplication::processEvents();
+    if (!failure.isEmpty() || !model.snapshot()->error.isEmpty()) {
+        *error = failure.isEmpty() ? model.snapshot()->error : failure;
+        return {};
+    }
+    const double openMs = timer.nsecsElapsed() / 1e6, openBusyMs = busy.longestMs();
+    const QString openEvent = busy.longest();
+    if (model.config()->family != attn::ModelFamily::Gpt2) {
+        *error = QStringLiteral("bench --window types into a GPT-2 model; this one is %1").arg(model.config()->familyName());
+        return {};
+    }
+
+    std::vector<double> total, compute, longest;
+    int reused = 0;
+    QString longestEvent; // the receiver and type of the longest event of all
+    for (int r = 0; r < args.repeat; ++r) {
+        // Back to the shorter text (not timed), then one more word, as typed
+        // (after the sentence field's own pause, which is not counted).
+        int before = results;
+        doc.setSentence(base);
+        if (!settle(model, before, results, failure))
+            break;
+        before = results;
+        busy.reset();
+        timer.start();
+        doc.setSentence(typed);
+        if (!settle(model, before, results, failure))
+            break;
+        total.push_back(timer.nsecsElapsed() / 1e6);
+        longest.push_back(busy.longestMs());
+        if (busy.longestMs() >= *std::max_element(longest.begin(), longest.end()))
+            longestEvent = busy.longest();
+        compute.push_back(model.snapshot()->milliseconds);
+        reused = model.reusedPositions();
+    }
+    if (total.empty()) {
+        *error = failure.isEmpty() ? model.snapshot()->error : failure;
+        return {};
+    }
+    QJsonObject out;
+    out["model"] = model.config()->familyName();
+    out["layers"] = model.config()->layers;
+    out["heads"] = model.config()->heads;
+    out["d_model"] = model.config()->dModel;
+    out["open_to_first_picture_ms"] = openMs;
+    out["open_longest_gui_event_ms"] = openBusyMs;
+    out["tokens"] = int(model.tokens().size());
+    out["reused_positions"] = reused;
+    out["repeat"] = int(total.size());
+    out["typed_to_repainted_median_ms"] = summarize(total).medianMs;
+    out["typed_to_repainted_min_ms"] = summarize(total).minMs;
+    out["compute_median_ms"] = summarize(compute).medianMs;
+    out["longest_gui_event_median_ms"] = summarize(longest).medianMs;
+    out["longest_gui_event_max_ms"] = *std::max_element(longest.begin(), longest.end());
+    out["longest_gui_event"] = longestEvent;
+    out["open_longest_gui_event"] = openEvent;
+    out["peak_rss_mib"] = peakResidentMiB();
+    out["blas_core"] = QString::fromStdString(attn::blasCoreName());
+    return out;
+}

@@ -1,0 +1,217 @@
+// ModelDocument's passes through the document's scheduler: a new text or set
+// of switched-off heads (the "model" channel) and another layer's view
+// ("model-layer"). Everything slow runs in the job on a worker: the forward
+// pass, the rollout, the selected layer's view and the grid's thumbnails; the
+// GUI thread only takes the answer.
+
+#include "modeldocument.h"
+
+#include "model/incremental.h"
+#include "model/layerview.h"
+#include "model/rollout.h"
+#include "notation.h"
+
+#include <QElapsedTimer>
+#include <algorithm>
+
+namespace {
+
+const QString kRunChannel = QStringLiteral("model");
+const QString kLayerChannel = QStringLiteral("model-layer");
+
+// A trace above this is refused: the window must keep the shown one and compute the next.
+constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
+
+// Below this much work a layer's view is built at once, on the GUI thread
+// (about a millisecond): the casts of its projections and the output product.
+double layerViewFlops(const attn::ModelConfig &c, int tokens)
+{
+    return 2.0 * tokens * c.dModel * c.dModel + 2.0 * c.heads * double(tokens) * tokens + 4.0 * c.dModel * c.dModel;
+}
+constexpr double kSyncLayerFlops = 1e8;
+
+using LayerResult = std::shared_ptr<const attn::AttentionResult>;
+
+} // namespace
+
+struct ModelDocument::Computed
+{
+    std::vector<attn::ModelToken> tokens;
+    std::shared_ptr<const attn::ModelTrace> trace;
+    std::shared_ptr<const attn::RowMatrix<double>> rollout;
+    std::shared_ptr<const ModelGridLevels> grid;
+    LayerResult layerResult; // of `layer`
+    int layer = 0;
+    std::set<attn::LayerHead> ablated; // what this run switched off
+    int reused = 0;                    // leading positions taken from the trace before
+    QString error;
+    QString notice;
+    double milliseconds = 0;
+};
+
+bool ModelDocument::isComputing() const
+{
+    return m_scheduler->isBusy(kRunChannel) || m_scheduler->isBusy(kLayerChannel);
+}
+
+void ModelDocument::cancelRuns()
+{
+    m_scheduler->cancel(kRunChannel);
+    m_scheduler->cancel(kLayerChannel);
+}
+
+void ModelDocument::startCompute()
+{
+    m_scheduler->cancel(kLayerChannel); // the run gives the selected layer's view of its own trace
+    const attn::SharedModelParameters model = m_model;
+    const attn::TokenizerPtr tokenizer = m_tokenizer;
+    const QString text = m_text;
+    const std::set<attn::LayerHead> ablated = m_ablated;
+    const int layer = this->layer();
+    // Typing at the end of a GPT-2 text: only the new positions are computed.
+    const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
+    auto job = [model, tokenizer, text, ablated, previous, layer](const attn::CancelFlag &cancel) {
+        auto out = std::make_shared<Computed>();
+        QElapsedTimer timer;
+        timer.start();
+        out->tokens = tokenizer->encode(text);
+        const int limit = model->config.positions;
+        if (int(out->tokens.size()) > limit) {
+            out->notice = QObject::tr("The text has %1 tokens; the model reads at most %2, so only the first %2 are used")
+                              .arg(out->tokens.size()).arg(limit);
+            out->tokens.resize(std::size_t(limit));
+        }
+        out->ablated = ablated;
+        out->layer = layer;
+        if (out->tokens.empty()) {
+            out->error = QObject::tr("the text has no tokens");
+            return out;
+        }
+        attn::ForwardOptions options;
+        options.ablatedHeads = ablated;
+        const int n = int(out->tokens.size());
+        options.keepScores = attn::traceBytes(model->config, n, true) <= kScoresBudgetBytes;
+        options.maskTokenId = tokenizer->specialIds().mask;
+        options.cancel = &cancel;
+        if (attn::traceBytes(model->config, n, false) > kMaxTraceBytes) {
+            out->error = QObject::tr("%1 tokens need more memory than the window allows").arg(n);
+            return out;
+        }
+        std::vector<int> ids;
+        for (const attn::ModelToken &t : out->tokens)
+            ids.push_back(t.id);
+        try {
+            out->reused = previous ? attn::reusablePrefix(*model, *previous, ids, options) : 0;
+            out->trace = std::make_shared<const attn::ModelTrace>(
+                previous ? attn::extendTrace(*model, *previous, ids, options) : attn::forward(*model, ids, options));
+            attn::stopIfCancelled(options);
+            out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
+            attn::stopIfCancelled(options);
+            out->grid = std::make_shared<const ModelGridLevels>(
+                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide));
+            out->layerResult = std::make_shared<const attn::AttentionResult>(
+                attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
+        } catch (const attn::ModelInputError &e) {
+            out->error = QString::fromStdString(e.what());
+        } catch (const std::bad_alloc &) {
+            out->error = QObject::tr("not enough memory to run the model on this text");
+        }
+        out->milliseconds = timer.nsecsElapsed() / 1e6;
+        return out;
+    };
+    m_scheduler->requestJob<std::shared_ptr<Computed>>(kRunChannel, job, this,
+                                                       [this](const std::shared_ptr<Computed> &out) { onComputed(out); });
+}
+
+void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
+{
+    if (!m_model)
+        return;
+    takeBefore(out->tokens, out->ablated);
+    m_tokens = out->tokens;
+    m_trace = out->trace;
+    m_rollout = out->rollout;
+    m_gridLevels = out->grid;
+    m_traceAblated = out->ablated;
+    m_reusedPositions = out->reused;
+    if (m_restoreQuery >= 0)
+        m_query = std::exchange(m_restoreQuery, -1);
+    m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
+    if (out->layer == layer() || !m_trace)
+        showLayer(layer(), out->layerResult);
+    else
+        showLayer(m_snapshotLayer, nullptr); // replaced by the selected layer's view below
+    auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
+    snapshot->milliseconds = out->milliseconds;
+    if (!out->error.isEmpty())
+        snapshot->error = out->error;
+    m_snapshot = snapshot;
+    if (!out->notice.isEmpty())
+        emit notice(out->notice);
+    emit tokensChanged();
+    emit resultChanged();
+    emit queryChanged(m_query);
+    if (m_trace && out->layer != layer())
+        requestLayer();
+}
+
+void ModelDocument::onSelectionChanged()
+{
+    if (!m_model)
+        return; // the hand-made session's head: nothing of the model's changes
+    if (layer() != m_snapshotLayer) {
+        emit layerChanged(layer());
+        requestLayer();
+    }
+    emit headChanged(head());
+}
+
+void ModelDocument::requestLayer()
+{
+    const int layer = this->layer();
+    if (!m_trace) {
+        m_scheduler->cancel(kLayerChannel);
+        showLayer(layer, nullptr);
+        emit resultChanged();
+        return;
+    }
+    const attn::SharedModelParameters model = m_model;
+    const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
+    if (layerViewFlops(model->config, int(m_tokens.size())) <= kSyncLayerFlops) {
+        m_scheduler->cancel(kLayerChannel); // an older, larger request must not overwrite this later
+        showLayer(layer, std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer)));
+        emit resultChanged();
+        return;
+    }
+    m_scheduler->requestJob<LayerResult>(
+        kLayerChannel,
+        [model, trace, layer](const attn::CancelFlag &) {
+            return std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer));
+        },
+        this, [this, trace, layer](const LayerResult &result) {
+            if (trace != m_trace || layer != this->layer())
+                return; // a newer trace or layer is on its way
+            showLayer(layer, result);
+            emit resultChanged();
+        });
+}
+
+void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionResult> result)
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
+    QStringList texts;
+    for (const attn::ModelToken &t : m_tokens)
+        texts << t.text;
+    snapshot->rowTokens = attn::tokenLabels(texts);
+    snapshot->columnTokens = snapshot->rowTokens;
+    m_snapshotLayer = layer;
+    if (m_model && result) {
+        snapshot->result = std::move(result);
+        // The bars compare what enters the layer with what its attention adds.
+        snapshot->embeddings = snapshot->result->inputs;
+    } else if (m_model) {
+        snapshot->error = isComputing() ? tr("computing…") : tr("type a text for the model to read");
+    }
+    m_snapshot = snapshot;
+}
