@@ -15,15 +15,6 @@
 
 namespace {
 
-// The longest the GUI thread spent on one event: what a user feels as the
-// window not answering (TimedApplication, which bench runs under, times them).
-struct BusyStretches
-{
-    void reset() { TimedApplication::resetLongestEvent(); }
-    double longestMs() const { return TimedApplication::longestEventMs(); }
-    QString longest() const { return TimedApplication::longestEvent(); }
-};
-
 // Runs the event loop until the model has a result newer than `before` and
 // nothing is opening or computing, then lets the views paint it. False
 // (with the message) when the model could not be opened or computed.
@@ -80,7 +71,6 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     QString failure;
     QObject::connect(&model, &ModelDocument::resultChanged, [&] { ++results; });
     QObject::connect(&model, &ModelDocument::openFailed, [&](const QString &m) { failure = m; });
-    BusyStretches busy;
 
     // Opening: from File › Open Model to the first result painted, the text
     // typed as soon as the model is there (its tokenizer decides the text).
@@ -95,7 +85,7 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     });
     QElapsedTimer timer;
     timer.start();
-    busy.reset();
+    TimedApplication::resetLongest();
     model.open(args.model);
     while (failure.isEmpty() && (base.isEmpty() || model.isOpening() || model.isComputing() || model.tokens().empty()))
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
@@ -104,14 +94,14 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
         *error = failure.isEmpty() ? model.snapshot()->error : failure;
         return {};
     }
-    const double openMs = timer.nsecsElapsed() / 1e6, openBusyMs = busy.longestMs();
-    const QString openEvent = busy.longest();
+    const double openMs = timer.nsecsElapsed() / 1e6;
+    const LongestGuiEvent opening = TimedApplication::longest();
     if (model.config()->family != attn::ModelFamily::Gpt2) {
         *error = QStringLiteral("bench --window types into a GPT-2 model; this one is %1").arg(model.config()->familyName());
         return {};
     }
 
-    std::vector<double> total, compute, longest;
+    std::vector<double> total, compute, longestWall, longestCpu;
     int reused = 0;
     QString longestEvent; // the receiver and type of the longest event of all
     for (int r = 0; r < args.repeat; ++r) {
@@ -122,15 +112,17 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
         if (!settle(model, before, results, failure))
             break;
         before = results;
-        busy.reset();
+        TimedApplication::resetLongest();
         timer.start();
         doc.setSentence(typed);
         if (!settle(model, before, results, failure))
             break;
         total.push_back(timer.nsecsElapsed() / 1e6);
-        longest.push_back(busy.longestMs());
-        if (busy.longestMs() >= *std::max_element(longest.begin(), longest.end()))
-            longestEvent = busy.longest();
+        const LongestGuiEvent l = TimedApplication::longest();
+        longestWall.push_back(l.wallMs);
+        if (longestCpu.empty() || l.cpuMs > *std::max_element(longestCpu.begin(), longestCpu.end()))
+            longestEvent = l.what;
+        longestCpu.push_back(l.cpuMs);
         compute.push_back(model.snapshot()->milliseconds);
         reused = model.reusedPositions();
     }
@@ -144,17 +136,20 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     out["heads"] = model.config()->heads;
     out["d_model"] = model.config()->dModel;
     out["open_to_first_picture_ms"] = openMs;
-    out["open_longest_gui_event_ms"] = openBusyMs;
+    out["open_longest_gui_event_ms"] = opening.wallMs;
+    out["open_longest_gui_event_cpu_ms"] = opening.cpuMs;
     out["tokens"] = int(model.tokens().size());
     out["reused_positions"] = reused;
     out["repeat"] = int(total.size());
     out["typed_to_repainted_median_ms"] = summarize(total).medianMs;
     out["typed_to_repainted_min_ms"] = summarize(total).minMs;
     out["compute_median_ms"] = summarize(compute).medianMs;
-    out["longest_gui_event_median_ms"] = summarize(longest).medianMs;
-    out["longest_gui_event_max_ms"] = *std::max_element(longest.begin(), longest.end());
+    out["longest_gui_event_median_ms"] = summarize(longestWall).medianMs;
+    out["longest_gui_event_max_ms"] = *std::max_element(longestWall.begin(), longestWall.end());
+    out["longest_gui_event_cpu_median_ms"] = summarize(longestCpu).medianMs;
+    out["longest_gui_event_cpu_max_ms"] = *std::max_element(longestCpu.begin(), longestCpu.end());
     out["longest_gui_event"] = longestEvent;
-    out["open_longest_gui_event"] = openEvent;
+    out["open_longest_gui_event"] = opening.what;
     out["peak_rss_mib"] = peakResidentMiB();
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
     return out;
