@@ -14,6 +14,7 @@
 #include "modeldocument.h"
 #include "patternsparklineview.h"
 #include "snapshotgridview.h"
+#include "timedapplication.h"
 #include "trainedmodelsmenu.h"
 #include "trainingcurveview.h"
 #include "trainingdialog.h"
@@ -230,6 +231,47 @@ private slots:
         QVERIFY(session.outcome().stopped);
     }
 
+    // Train, Pause, Resume and Stop from the dialog's buttons while a real
+    // run of the induction task updates the curves, grid and sparklines:
+    // no event costs the GUI thread more than 16 ms of its own processor
+    // time (the wall clock would count the time other programs take the
+    // processor away; under the sanitizers every instruction costs more).
+    void dialogFlowKeepsTheGuiThreadFree()
+    {
+#if defined(__SANITIZE_ADDRESS__)
+        const double budgetMs = 16 * 6;
+#else
+        const double budgetMs = 16;
+#endif
+        TrainingDialog dialog;
+        dialog.setFolderChooser([&](const QString &) { return m_dir.filePath(QStringLiteral("flow-run")); });
+        dialog.taskBox()->setCurrentIndex(dialog.taskBox()->findData(int(attn::TaskKind::Induction)));
+        dialog.stepsBox()->setValue(100000);
+        dialog.resize(1100, 720);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::qWait(50);
+        TimedApplication::resetLongest();
+        QSignalSpy reports(dialog.session(), &TrainingSession::reported);
+        dialog.trainButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return lastStep(*dialog.session()) >= 200; }, 60000));
+        dialog.pauseButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return dialog.session()->state() == TrainingSession::State::Paused; }, 10000));
+        QTest::qWait(100);
+        dialog.resumeButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return lastStep(*dialog.session()) >= 400; }, 60000));
+        QCOMPARE(dialog.session()->state(), TrainingSession::State::Running);
+        dialog.stopButton()->click();
+        QVERIFY(finished(*dialog.session(), 20000));
+        QCoreApplication::processEvents();
+        QVERIFY(reports.count() >= 10);
+        QVERIFY(dialog.session()->snapshots().size() >= 2);
+        const LongestGuiEvent longest = TimedApplication::longest();
+        qInfo("longest GUI event: %.1f ms of processor time (%s), %.1f ms by the wall clock", longest.cpuMs,
+              qPrintable(longest.what), longest.wallMs);
+        QVERIFY2(longest.cpuMs < budgetMs, qPrintable(QStringLiteral("%1 took %2 ms").arg(longest.what).arg(longest.cpuMs)));
+    }
+
     void badSettingsAreRefused()
     {
         TrainingSession session;
@@ -357,5 +399,13 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTrainingWindow)
+// QTEST_MAIN's, under an application that times every event.
+int main(int argc, char **argv)
+{
+    TimedApplication app(argc, argv);
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    TestTrainingWindow test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_trainingwindow.moc"
