@@ -11,6 +11,7 @@
 #include "model/forward.h"
 #include "model/headscores.h"
 #include "model/modelloader.h"
+#include "tokenizers/tokenizerloader.h"
 #include "modeldocument.h"
 #include "patternsparklineview.h"
 #include "snapshotgridview.h"
@@ -24,6 +25,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPalette>
 #include <QPushButton>
@@ -229,6 +233,53 @@ private slots:
         session.stop();
         QVERIFY(finished(session, 20000));
         QVERIFY(session.outcome().stopped);
+    }
+
+    // The text task from the dialog: the user's own file, a bad path refused
+    // with the file named, then a real run whose model reads that text.
+    void textTaskTrainsOnTheUsersFile()
+    {
+        TrainingDialog dialog;
+        const QString folder = m_dir.filePath(QStringLiteral("text-run"));
+        dialog.setFolderChooser([&](const QString &) { return folder; });
+        dialog.taskBox()->setCurrentIndex(dialog.taskBox()->findData(int(attn::TaskKind::Text)));
+        dialog.show();
+        QVERIFY(dialog.textFileEdit()->isVisible());
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-text.txt"));
+        dialog.textFileEdit()->setText(missing);
+        QVERIFY(!dialog.train());
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("no-such-text.txt")),
+                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.trainButton()->isEnabled());
+
+        const QString file = m_dir.filePath(QStringLiteral("lesson.txt"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const QByteArray lesson = "the robot moved the box because it was heavy. ";
+        for (int i = 0; i < 40; ++i)
+            out.write(lesson);
+        out.close();
+        dialog.textFileEdit()->setText(file);
+        dialog.layersBox()->setValue(1);
+        dialog.stepsBox()->setValue(60);
+        QVERIFY(dialog.train());
+        QVERIFY(finished(*dialog.session()));
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog.savedFolder(), folder);
+        // The loss went down on the user's text.
+        const auto &reports = dialog.session()->reports();
+        QVERIFY(reports.size() >= 2);
+        QVERIFY(reports.back().loss < reports.front().loss);
+        // The saved model reads that text: every character has an id the model knows.
+        QString error;
+        const attn::SharedModelParameters model = attn::loadModel(folder, &error);
+        QVERIFY2(model, qPrintable(error));
+        const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(folder, model->config.familyName(), &error);
+        QVERIFY2(tokenizer, qPrintable(error));
+        const std::vector<attn::ModelToken> tokens = tokenizer->encode(QString::fromUtf8(lesson));
+        QCOMPARE(int(tokens.size()), lesson.size());
+        for (const attn::ModelToken &t : tokens)
+            QVERIFY(t.id >= 0 && t.id < model->config.vocab);
     }
 
     // Train, Pause, Resume and Stop from the dialog's buttons while a real
