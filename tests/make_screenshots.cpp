@@ -2,31 +2,33 @@
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 
+#include "crossattentionpanel.h"
 #include "document.h"
 #include "examples.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
-#include <QTest>
-#include <QAction>
 #include "modelactions.h"
-#include "rolloutview.h"
 #include "modeldocument.h"
-#include "crossattentionpanel.h"
+#include "rolloutview.h"
 #include "trainingdialog.h"
 #include "trainingsession.h"
 #include "walkthroughpanel.h"
 
+#include <QAction>
 #include <QApplication>
-#include <QPalette>
 #include <QDir>
 #include <QDockWidget>
-#include <QPainter>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QEventLoop>
+#include <QPainter>
+#include <QPalette>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
 #include <QStyleFactory>
+#include <QTest>
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -259,6 +261,16 @@ int main(int argc, char **argv)
             loop.exec();
             QApplication::processEvents();
             save(dialog.grab().toImage(), out.filePath(QStringLiteral("training.png")));
+            // The same run replayed to a sixth of the way: before the heads formed.
+            const auto &snaps = dialog.session()->snapshots();
+            const int target = snaps.empty() ? 0 : snaps.back().step / 6;
+            int early = 0;
+            for (int i = 0; i < int(snaps.size()); ++i)
+                if (std::abs(snaps[std::size_t(i)].step - target) < std::abs(snaps[std::size_t(early)].step - target))
+                    early = i;
+            dialog.stepSlider()->setValue(early);
+            QApplication::processEvents();
+            save(dialog.grab().toImage(), out.filePath(QStringLiteral("training-before.png")));
         }
     }
     return 0;
