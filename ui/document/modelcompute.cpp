@@ -40,6 +40,7 @@ struct ModelDocument::Computed
     std::shared_ptr<const attn::ModelTrace> trace;
     std::shared_ptr<const attn::RowMatrix<double>> rollout;
     std::shared_ptr<const ModelGridLevels> grid;
+    std::shared_ptr<const HeadScoreTable> scores;
     LayerResult layerResult; // of `layer`
     int layer = 0;
     std::set<attn::LayerHead> ablated; // what this run switched off
@@ -109,6 +110,7 @@ void ModelDocument::startCompute()
             attn::stopIfCancelled(options);
             out->grid = std::make_shared<const ModelGridLevels>(
                 modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide));
+            out->scores = std::make_shared<const HeadScoreTable>(attn::traceHeadScores(*out->trace, ids));
             out->layerResult = std::make_shared<const attn::AttentionResult>(
                 attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
         } catch (const attn::ModelInputError &e) {
@@ -132,6 +134,7 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
     m_trace = out->trace;
     m_rollout = out->rollout;
     m_gridLevels = out->grid;
+    m_headScores = out->scores;
     m_traceAblated = out->ablated;
     m_reusedPositions = out->reused;
     if (m_restoreQuery >= 0)

@@ -137,6 +137,7 @@ void ModelDocument::onOpenFinished()
     m_selection->setShape(m_model->config.layers, m_model->config.heads);
     m_selection->setHead(start);
     m_gridLevels.reset();
+    m_headScores.reset();
     showLayer(start.layer, nullptr);
     emit opened();
     emit ablationChanged();
@@ -184,6 +185,7 @@ void ModelDocument::close()
     m_trace.reset();
     m_rollout.reset();
     m_gridLevels.reset();
+    m_headScores.reset();
     m_before.reset();
     m_ablated.clear();
     m_traceAblated.clear();

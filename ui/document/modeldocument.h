@@ -7,6 +7,7 @@
 
 #include "computescheduler.h"
 #include "model/forward.h"
+#include "model/headscores.h"
 #include "modelgridpainter.h"
 #include "session.h"
 #include "snapshot.h"
@@ -83,6 +84,10 @@ public:
     // Every head's thumbnail of the shown trace, before colouring, built on
     // the worker with it (the layers × heads grid); null without a trace.
     std::shared_ptr<const ModelGridLevels> gridLevels() const { return m_gridLevels; }
+    // Every head's pattern scores on the shown tokens ([layer][head],
+    // model/headscores.h), computed on the worker with the trace; null without one.
+    using HeadScoreTable = std::vector<std::vector<attn::HeadScores>>;
+    std::shared_ptr<const HeadScoreTable> headScores() const { return m_headScores; }
     // GPT-2: the next token after the text; BERT: the first [MASK]'s
     // predictions (none without the MLM head or a mask). Most probable first.
     std::vector<std::pair<int, float>> predictions(int k) const;
@@ -158,6 +163,7 @@ private:
     std::shared_ptr<const attn::ModelTrace> m_trace;
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     std::shared_ptr<const ModelGridLevels> m_gridLevels;
+    std::shared_ptr<const HeadScoreTable> m_headScores;
     std::set<attn::LayerHead> m_ablated;      // what the next run switches off
     std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
     int m_reusedPositions = 0;

@@ -1,5 +1,6 @@
 #include "modelgridpainter.h"
 
+#include <QObject>
 #include <algorithm>
 #include <cmath>
 
@@ -106,14 +107,66 @@ std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, 
     return colouredTiles(modelGridLevels(trace, causal, maxSide), map, masked);
 }
 
+std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelGridScores *scores)
+{
+    std::vector<std::vector<int>> order(std::size_t(std::max(layers, 0)));
+    for (int l = 0; l < layers; ++l) {
+        std::vector<int> &row = order[std::size_t(l)];
+        for (int h = 0; h < heads; ++h)
+            row.push_back(h);
+        if (!scores || !scores->sorted || l >= int(scores->values.size()))
+            continue;
+        const std::vector<double> &v = scores->values[std::size_t(l)];
+        auto value = [&](int h) { return h < int(v.size()) ? v[std::size_t(h)] : std::nan(""); };
+        std::stable_sort(row.begin(), row.end(), [&](int a, int b) {
+            const double x = value(a), y = value(b);
+            if (std::isnan(x) || std::isnan(y))
+                return !std::isnan(x) && std::isnan(y);
+            return x > y;
+        });
+    }
+    return order;
+}
+
+namespace {
+
+// The band under a tile: the score's colour, and its value when the tile is large enough to read it.
+void paintScoreBand(QPainter &p, const QRectF &tile, double value, const ModelGridScores &scores,
+                    const QPalette &palette)
+{
+    const QRectF band(tile.left(), tile.bottom() - std::max(4.0, tile.height() * 0.22), tile.width(),
+                      std::max(4.0, tile.height() * 0.22));
+    if (std::isnan(value)) {
+        p.fillRect(band, palette.color(QPalette::Window));
+        return;
+    }
+    const QColor c = sequentialColor(scores.map, std::clamp(value, 0.0, 1.0));
+    p.fillRect(band, c);
+    if (band.height() >= QFontMetricsF(p.font()).height() * 0.8 && tile.width() >= 28) {
+        const double luminance = 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF();
+        p.setPen(luminance > 0.5 ? Qt::black : Qt::white);
+        p.drawText(band, Qt::AlignCenter, QString::number(value, 'f', 2));
+    }
+}
+
+} // namespace
+
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
-                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff)
+                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff,
+                    const ModelGridScores *scores)
 {
     const QFontMetricsF fm(p.font());
     const int layers = int(tiles.size()), heads = tiles.empty() ? 0 : int(tiles.front().size());
     const ModelGridLayout l = modelGridLayout(bounds, layers, heads, fm);
     if (layers == 0 || heads == 0)
         return;
+    const bool showScores = scores && !scores->values.empty();
+    const bool sorted = showScores && scores->sorted;
+    const std::vector<std::vector<int>> order = modelGridOrder(layers, heads, showScores ? scores : nullptr);
+    auto position = [&](int row, int h) {
+        const std::vector<int> &o = order[std::size_t(row)];
+        return int(std::find(o.begin(), o.end(), h) - o.begin());
+    };
     const double side = l.tileSide();
     p.save();
     p.setPen(palette.color(QPalette::Text));
@@ -124,22 +177,43 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
         p.drawText(QRectF(l.bounds.left(), t.top(), l.labelWidth - 4, side), Qt::AlignRight | Qt::AlignVCenter,
                    QStringLiteral("L%1").arg(row));
     }
-    const int everyHead = std::max(1, int(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 2)
-                                                    / (side + kGap))));
-    for (int column = 0; column < heads; column += everyHead) {
-        const QRectF t = l.tileRect(0, column);
-        p.drawText(QRectF(t.left(), l.bounds.top(), side, l.labelHeight), Qt::AlignCenter,
-                   QStringLiteral("H%1").arg(column));
+    if (sorted) {
+        // Columns are ranks, not heads: each tile names its own head.
+        p.drawText(QRectF(l.tileRect(0, 0).left(), l.bounds.top(), l.bounds.right() - l.tileRect(0, 0).left(),
+                          l.labelHeight),
+                   Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("highest score first →"));
+    } else {
+        const int everyHead = std::max(1, int(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 2)
+                                                        / (side + kGap))));
+        for (int column = 0; column < heads; column += everyHead) {
+            const QRectF t = l.tileRect(0, column);
+            p.drawText(QRectF(t.left(), l.bounds.top(), side, l.labelHeight), Qt::AlignCenter,
+                       QStringLiteral("H%1").arg(column));
+        }
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells
     for (int row = 0; row < layers; ++row)
-        for (int column = 0; column < heads && column < int(tiles[std::size_t(row)].size()); ++column)
-            p.drawImage(l.tileRect(row, column), tiles[std::size_t(row)][std::size_t(column)]);
+        for (int column = 0; column < heads; ++column) {
+            const int h = order[std::size_t(row)][std::size_t(column)];
+            if (h >= int(tiles[std::size_t(row)].size()))
+                continue;
+            const QRectF tile = l.tileRect(row, column);
+            p.drawImage(tile, tiles[std::size_t(row)][std::size_t(h)]);
+            if (showScores && row < int(scores->values.size()) && h < int(scores->values[std::size_t(row)].size()))
+                paintScoreBand(p, tile, scores->values[std::size_t(row)][std::size_t(h)], *scores, palette);
+            if (sorted && side >= fm.height() * 1.6) {
+                const QRectF tag(tile.left() + 1, tile.top() + 1, fm.horizontalAdvance(QStringLiteral("H00")) + 4,
+                                 fm.height());
+                p.fillRect(tag, palette.color(QPalette::Window));
+                p.setPen(palette.color(QPalette::Text));
+                p.drawText(tag, Qt::AlignCenter, QStringLiteral("H%1").arg(h));
+            }
+        }
     for (const attn::LayerHead &off : switchedOff)
         if (off.layer >= 0 && off.layer < layers && off.head >= 0 && off.head < heads)
-            paintSwitchedOff(p, l.tileRect(off.layer, off.head), palette);
+            paintSwitchedOff(p, l.tileRect(off.layer, position(off.layer, off.head)), palette);
     if (layer >= 0 && layer < layers) {
-        QRectF outline = head >= 0 && head < heads ? l.tileRect(layer, head)
+        QRectF outline = head >= 0 && head < heads ? l.tileRect(layer, position(layer, head))
                                                    : l.tileRect(layer, 0).united(l.tileRect(layer, heads - 1));
         p.setPen(QPen(palette.color(QPalette::Highlight), 2.5));
         p.setBrush(Qt::NoBrush);

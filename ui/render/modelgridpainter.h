@@ -49,12 +49,27 @@ std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, Co
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
                                                  const QColor &masked, int maxSide);
 
+// One pattern score per head shown on the grid (model/headscores.h): a band
+// under each tile in the score's colour, with its value where it fits; with
+// `sorted`, each layer's heads in the order of the score, highest first (a
+// head without a number, NaN, last), each tile then labelled with its head.
+struct ModelGridScores
+{
+    std::vector<std::vector<double>> values; // [layer][head]; empty: no scores shown
+    bool sorted = false;
+    ColorMap map = ColorMap::Viridis;
+};
+
+// The heads of each layer in tile order: 0, 1, 2 ... unless scores are sorted.
+std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelGridScores *scores);
+
 // Paints the grid as the view shows it (labels, tiles, the selected tile or,
 // for head -1, the selected layer's row outlined) into `bounds` of any painter:
 // the window and the export share it. The background is the caller's.
 // Switched-off heads are veiled and crossed out.
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
-                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff = {});
+                    int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff = {},
+                    const ModelGridScores *scores = nullptr);
 
 // The mark of a switched-off head over its tile: a veil of the window colour and a cross.
 void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette);

@@ -37,6 +37,34 @@ void ModelGridView::setSwitchedOff(const std::set<attn::LayerHead> &heads)
     update();
 }
 
+void ModelGridView::setScores(ModelGridScores scores)
+{
+    m_scores = std::move(scores);
+    m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
+    update();
+}
+
+QRectF ModelGridView::tileRect(int layer, int head) const
+{
+    int position = head;
+    if (layer >= 0 && layer < int(m_order.size())) {
+        const std::vector<int> &o = m_order[std::size_t(layer)];
+        position = int(std::find(o.begin(), o.end(), head) - o.begin());
+    }
+    return layout().tileRect(layer, position);
+}
+
+bool ModelGridView::headAt(const QPointF &pos, int *layer, int *head) const
+{
+    int position = 0;
+    if (!layout().tileAt(pos, layer, &position))
+        return false;
+    *head = *layer < int(m_order.size()) && position < int(m_order[std::size_t(*layer)].size())
+        ? m_order[std::size_t(*layer)][std::size_t(position)]
+        : position;
+    return true;
+}
+
 void ModelGridView::setColorMap(ColorMap map)
 {
     if (map == m_colorMap)
@@ -51,6 +79,7 @@ void ModelGridView::rebuildImages()
     m_layers.clear();
     if (m_levels)
         m_layers = colouredTiles(*m_levels, m_colorMap, palette().color(QPalette::Window));
+    m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
 }
 
 ModelGridLayout ModelGridView::layout() const
@@ -67,19 +96,20 @@ void ModelGridView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a text to see every layer and head"));
         return;
     }
-    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette(), m_switchedOff);
+    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette(), m_switchedOff,
+                   &m_scores);
 }
 
 void ModelGridView::mousePressEvent(QMouseEvent *event)
 {
     int layer = 0, head = 0;
-    if (event->button() == Qt::LeftButton && layout().tileAt(event->position(), &layer, &head))
+    if (event->button() == Qt::LeftButton && headAt(event->position(), &layer, &head))
         emit tileSelected(layer, head);
 }
 
 void ModelGridView::contextMenuEvent(QContextMenuEvent *event)
 {
     int layer = 0, head = 0;
-    if (layout().tileAt(event->pos(), &layer, &head))
+    if (headAt(event->pos(), &layer, &head))
         emit tileMenuRequested(layer, head, event->globalPos());
 }

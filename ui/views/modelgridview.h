@@ -26,11 +26,16 @@ public:
     void setSelected(int layer, int head); // head -1 (the average) outlines the whole row
     void setColorMap(ColorMap map);
     void setSwitchedOff(const std::set<attn::LayerHead> &heads);
+    // A pattern score shown under each tile, and whether each layer's heads
+    // are sorted by it (empty values: none). Clicks follow the order shown.
+    void setScores(ModelGridScores scores);
+    const ModelGridScores &scores() const { return m_scores; }
     const std::set<attn::LayerHead> &switchedOff() const { return m_switchedOff; }
 
     int layerCount() const { return int(m_layers.size()); }
     int headCount() const { return m_layers.empty() ? 0 : int(m_layers.front().size()); }
-    QRectF tileRect(int layer, int head) const { return layout().tileRect(layer, head); }
+    // Where head `head` of `layer` is drawn (in the order shown).
+    QRectF tileRect(int layer, int head) const;
     const QImage &thumbnail(int layer, int head) const { return m_layers.at(std::size_t(layer)).at(std::size_t(head)); }
 
     static constexpr int kMaxSide = kModelGridMaxSide;
@@ -56,4 +61,8 @@ private:
     int m_layer = 0, m_head = 0;
     ColorMap m_colorMap = ColorMap::Viridis;
     std::set<attn::LayerHead> m_switchedOff;
+    ModelGridScores m_scores;
+    std::vector<std::vector<int>> m_order; // [layer][tile] = head
+
+    bool headAt(const QPointF &pos, int *layer, int *head) const;
 };

@@ -6,6 +6,7 @@
 #include "io/huggingfacecache.h"
 #include "mainwindow.h"
 #include "modeldocument.h"
+#include "modelgridpanel.h"
 #include "modelgridview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
@@ -34,7 +35,8 @@ const QString kLastModelDirKey = QStringLiteral("files/lastModelDir");
 ModelActions::ModelActions(Document *document, MainWindow *window)
     : QObject(window), m_document(document), m_model(document->model()), m_window(window)
 {
-    m_grid = new ModelGridView;
+    m_gridPanel = new ModelGridPanel;
+    m_grid = m_gridPanel->grid();
     m_next = new NextTokenView;
     m_rollout = new RolloutView;
     connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
@@ -228,6 +230,7 @@ void ModelActions::onClosed()
     setModelMode(false);
     m_window->chips()->setToolTips({});
     m_grid->setLevels(nullptr);
+    m_gridPanel->setHeadScores(nullptr);
     m_grid->setSwitchedOff({});
     m_rollout->setRollout(nullptr, {}, false, 0);
 }
@@ -246,21 +249,21 @@ void ModelActions::setModelMode(bool on)
     m_layerLabel->setVisible(on);
     m_layerBox->setVisible(on);
     if (QDockWidget *heads = m_window->findChild<QDockWidget *>(QStringLiteral("heads"))) {
-        if (on && heads->widget() != m_grid) {
+        if (on && heads->widget() != m_gridPanel) {
             m_headsWidget = heads->widget();
             m_headsWidget->hide();
-            heads->setWidget(m_grid);
-            m_grid->show();
+            heads->setWidget(m_gridPanel);
+            m_gridPanel->show();
             heads->setWindowTitle(tr("All layers and heads"));
             heads->show();
             heads->raise(); // the model's overview first
-        } else if (!on && heads->widget() == m_grid && m_headsWidget) {
-            m_grid->hide();
-            m_grid->setParent(nullptr);
+        } else if (!on && heads->widget() == m_gridPanel && m_headsWidget) {
+            m_gridPanel->hide();
+            m_gridPanel->setParent(nullptr);
             heads->setWidget(m_headsWidget);
             m_headsWidget->show();
-            m_grid->setParent(m_window);
-            m_grid->hide();
+            m_gridPanel->setParent(m_window);
+            m_gridPanel->hide();
             heads->setWindowTitle(tr("All heads"));
         }
     }
@@ -274,6 +277,7 @@ void ModelActions::onResult()
     applyToWindow();
     if (m_model->gridLevels() != m_grid->levels()) {
         m_grid->setLevels(m_model->gridLevels());
+        m_gridPanel->setHeadScores(m_model->headScores());
         updateRollout();
     }
     updateGuesses();

@@ -12,6 +12,7 @@
 class Document;
 class MainWindow;
 class ModelDocument;
+class ModelGridPanel;
 class ModelGridView;
 class NextTokenView;
 class QComboBox;
@@ -52,6 +53,7 @@ public:
     void switchAllOn();
 
     ModelGridView *grid() const { return m_grid; }
+    ModelGridPanel *gridPanel() const { return m_gridPanel; }
     RolloutView *rollout() const { return m_rollout; }
     QDockWidget *rolloutDock() const { return m_rolloutDock; }
     NextTokenView *nextTokens() const { return m_next; }
@@ -77,6 +79,7 @@ private:
     Document *m_document;
     ModelDocument *m_model;
     MainWindow *m_window;
+    ModelGridPanel *m_gridPanel = nullptr; // the grid and its score controls, in the heads dock
     ModelGridView *m_grid = nullptr;
     NextTokenView *m_next = nullptr;
     QDockWidget *m_nextDock = nullptr;
