@@ -2,9 +2,9 @@
 // The attention maths of the contract's section 1, keeping every intermediate.
 
 #include "attentionmatrix.h"
+#include "cancel.h"
 
 #include <Eigen/Dense>
-#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -19,15 +19,6 @@ class InputError : public std::runtime_error
 {
 public:
     using std::runtime_error::runtime_error;
-};
-
-// Raised flag of a computation nobody waits for any more: the forward pass
-// looks at it between heads and stops by throwing Cancelled.
-using CancelFlag = std::atomic<bool>;
-class Cancelled : public std::exception
-{
-public:
-    const char *what() const noexcept override { return "the computation was cancelled"; }
 };
 
 struct AttentionConfig

@@ -1,65 +1,13 @@
 #include "forwardpass.h"
 
-#include "twothreads.h"
+#include "model/attentionop.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace attn::detail {
 
 namespace {
-
-template<typename Scalar>
-using RowMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template<typename Scalar>
-using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
-
-// out = softmax(scores * scale) for rows [begin, end), over the keys the
-// causal mask leaves visible. Rows of a row-major matrix are contiguous, so
-// each is one vectorized run. With rowMax/rowInverseSum, rows are scaled by
-// the reciprocal of their sum and both are kept, so that a weight can be
-// derived again from its score (AttentionMatrix::softmaxOf).
-template<typename Scalar>
-void softmaxRows(const RowMatrix<Scalar> &scores, Scalar scale, bool causal, Eigen::Index begin, Eigen::Index end,
-                 RowMatrix<Scalar> &out, Vector<Scalar> *rowMax, Vector<Scalar> *rowInverseSum)
-{
-    const Eigen::Index m = scores.cols();
-    for (Eigen::Index i = begin; i < end; ++i) {
-        // Under the causal mask, query i sees keys 0..i; there is always key 0.
-        const Eigen::Index visible = causal ? std::min<Eigen::Index>(i + 1, m) : m;
-        auto keys = out.row(i).head(visible);
-        keys = scores.row(i).head(visible) * scale;
-        const Scalar largest = keys.maxCoeff(); // becomes exp(0) = 1: nothing overflows
-        keys = (keys.array() - largest).exp().matrix();
-        if (rowInverseSum) {
-            const Scalar inverse = Scalar(1) / keys.sum();
-            keys *= inverse;
-            (*rowMax)[i] = largest;
-            (*rowInverseSum)[i] = inverse;
-        } else {
-            keys /= keys.sum();
-        }
-        out.row(i).tail(m - visible).setZero();
-    }
-}
-
-// The same over all rows; large matrices are split between two threads (the
-// machines this runs on have two cores, and the exponentials are a tenth of a
-// 1024-token pass).
-template<typename Scalar>
-void softmaxAllRows(const RowMatrix<Scalar> &scores, Scalar scale, bool causal, RowMatrix<Scalar> &out,
-                    Vector<Scalar> *rowMax = nullptr, Vector<Scalar> *rowInverseSum = nullptr)
-{
-    const Eigen::Index n = scores.rows();
-    out.resize(n, scores.cols());
-    if (scores.size() < (Eigen::Index(1) << 17)) {
-        softmaxRows(scores, scale, causal, 0, n, out, rowMax, rowInverseSum);
-        return;
-    }
-    // Under the mask the lower rows hold more keys: split the work, not the rows.
-    const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
-    runBoth([&] { softmaxRows(scores, scale, causal, 0, half, out, rowMax, rowInverseSum); },
-            [&] { softmaxRows(scores, scale, causal, half, n, out, rowMax, rowInverseSum); });
-}
 
 // The per-head matrices side by side (d_model x heads*head_dim), in float:
 // one wide product instead of one thin product per head.
@@ -72,51 +20,100 @@ Eigen::MatrixXf sideBySide(const std::vector<Eigen::MatrixXd> &perHead)
     return all;
 }
 
+AttentionSettings settingsOf(const PassInputs &in, int heads)
+{
+    AttentionSettings settings;
+    settings.heads = heads;
+    settings.causal = in.config.causal;
+    settings.scale = in.scale;
+    settings.cancel = in.cancel;
+    return settings;
+}
+
+// |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can overflow
+// float (which spares checking a million scores per head) and float's
+// rounding, about 1e-7 of the bound per score, stays far below the 4 decimals
+// shown after the softmax; above it, double does the work.
+bool floatScoresAreSafe(const Eigen::MatrixXf &queries, const Eigen::MatrixXf &keys, int heads, Eigen::Index dk,
+                        double scale)
+{
+    for (int h = 0; h < heads; ++h) {
+        const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk);
+        // allFinite first: maxCoeff() may pass over a NaN.
+        if (!qh.allFinite() || !kh.allFinite())
+            return false;
+        const double bound = double(qh.rowwise().norm().maxCoeff()) * double(kh.rowwise().norm().maxCoeff());
+        if (!(bound * scale < 1e3))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal)
 {
     RowMatrixD weights;
-    softmaxAllRows(RowMatrixD(scores), scale, causal, weights);
+    scaledSoftmaxRows<double>(RowMatrixD(scores), scale, causal, weights);
     return weights;
 }
 
 void forwardDouble(const PassInputs &in, AttentionResult &result)
 {
     const AttentionConfig &config = in.config;
-    const Eigen::Index n = in.queriesFrom.rows(), dk = in.headDim;
-    Eigen::MatrixXd concat(n, config.heads * dk);
+    const bool simplified = config.mode == Mode::Simplified;
+    const Eigen::Index n = in.queriesFrom.rows(), m = in.keysFrom.rows(), dk = in.headDim;
+    // Simplified heads are all the same: compute one, share it.
+    const int computed = simplified ? 1 : config.heads;
     result.heads.resize(std::size_t(config.heads));
-    RowMatrixD sum; // of the heads' weights, for their mean
-    for (int h = 0; h < config.heads; ++h) {
-        stopIfCancelled(in);
-        HeadResult &head = result.heads[std::size_t(h)];
-        if (config.mode == Mode::Simplified) {
-            head.queries = in.queriesFrom;
-            head.keys = in.keysFrom;
-            head.values = in.keysFrom;
-        } else {
+    Eigen::MatrixXd queries, keys, values; // each head's projections side by side
+    if (!simplified) {
+        queries.resize(n, computed * dk);
+        keys.resize(m, computed * dk);
+        values.resize(m, computed * dk);
+        for (int h = 0; h < computed; ++h) {
+            stopIfCancelled(in.cancel);
+            HeadResult &head = result.heads[std::size_t(h)];
             head.queries.noalias() = in.queriesFrom * in.weights.query[std::size_t(h)];
             head.keys.noalias() = in.keysFrom * in.weights.key[std::size_t(h)];
             head.values.noalias() = in.keysFrom * in.weights.value[std::size_t(h)];
+            queries.middleCols(h * dk, dk) = head.queries;
+            keys.middleCols(h * dk, dk) = head.keys;
+            values.middleCols(h * dk, dk) = head.values;
         }
-        RowMatrixD scores(n, head.keys.rows());
-        scores.noalias() = head.queries * head.keys.transpose();
-        RowMatrixD weights;
-        softmaxAllRows(scores, in.scale, config.causal, weights);
-        head.context.noalias() = weights * head.values;
+    }
+    AttentionSettings settings = settingsOf(in, computed);
+    settings.keepScores = true;
+    settings.sumWeights = config.heads > 1 && !simplified;
+    AttentionOutput<double> out = simplified
+        ? attentionByColumns<double>(in.queriesFrom, in.keysFrom, in.keysFrom, settings)
+        : attentionByColumns<double>(queries, keys, values, settings);
+    if (simplified && config.heads > 1) {
+        // Summed head by head, as if each had been computed, for the same mean.
+        out.weightSum = out.weights.front();
+        for (int h = 1; h < config.heads; ++h)
+            out.weightSum += out.weights.front();
+    }
+
+    Eigen::MatrixXd concat(n, config.heads * dk);
+    for (int h = 0; h < computed; ++h) {
+        HeadResult &head = result.heads[std::size_t(h)];
+        if (simplified) {
+            head.queries = in.queriesFrom;
+            head.keys = in.keysFrom;
+            head.values = in.keysFrom;
+        }
+        head.context = out.context.middleCols(h * dk, dk);
         concat.middleCols(h * dk, dk) = head.context;
-        if (config.heads > 1) {
-            if (h == 0)
-                sum = weights;
-            else
-                sum += weights;
-        }
-        head.scores = AttentionMatrix(std::move(scores));
-        head.weights = AttentionMatrix(std::move(weights));
+        head.scores = AttentionMatrix(std::move(out.scores[std::size_t(h)]));
+        head.weights = AttentionMatrix(std::move(out.weights[std::size_t(h)]));
+    }
+    for (int h = computed; h < config.heads; ++h) {
+        result.heads[std::size_t(h)] = result.heads.front();
+        concat.middleCols(h * dk, dk) = concat.leftCols(dk);
     }
     if (config.heads > 1)
-        result.meanWeights = AttentionMatrix(RowMatrixD(sum / double(config.heads)));
+        result.meanWeights = AttentionMatrix(RowMatrixD(out.weightSum / double(config.heads)));
     if (config.outputProjection)
         result.output.noalias() = concat * in.weights.output;
     else
@@ -128,7 +125,7 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
     const AttentionConfig &config = in.config;
     const bool simplified = config.mode == Mode::Simplified;
     const bool cross = &in.keysFrom != &in.queriesFrom;
-    const Eigen::Index n = in.queriesFrom.rows(), m = in.keysFrom.rows(), dk = in.headDim;
+    const Eigen::Index n = in.queriesFrom.rows(), dk = in.headDim;
     // Simplified heads are all the same: compute one, share it.
     const int computed = simplified ? 1 : config.heads;
     const Eigen::MatrixXf x = in.queriesFrom.cast<float>();
@@ -141,50 +138,39 @@ bool forwardSingle(const PassInputs &in, AttentionResult &result)
         v.noalias() = y * sideBySide(in.weights.value);
     }
     const Eigen::MatrixXf &queries = simplified ? x : q, &keys = simplified ? y : k, &values = simplified ? y : v;
+    if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
+        return false;
+
+    // Scores and row statistics, not weights: they are derived again when
+    // shown. Their mean over heads is summed while each head's are at hand.
+    AttentionSettings settings = settingsOf(in, computed);
+    settings.weightsKept = WeightsKept::RowStatistics;
+    const bool mean = config.heads > 1 && !simplified;
+    settings.sumWeights = mean;
+    AttentionOutput<float> out = attentionByColumns<float>(queries, keys, values, settings);
 
     Eigen::MatrixXf concat(n, config.heads * dk);
+    concat.leftCols(computed * dk) = out.context;
     result.heads.resize(std::size_t(config.heads));
     const float scale = float(in.scale);
-    RowMatrixF weights; // one head's at a time: they are derived again when shown
-    // Their mean over heads, summed while each head's weights are at hand.
-    const bool mean = config.heads > 1 && !simplified;
-    auto sum = std::make_shared<RowMatrixF>(mean ? RowMatrixF::Zero(n, m) : RowMatrixF());
     for (int h = 0; h < computed; ++h) {
-        stopIfCancelled(in);
-        const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk),
-                   vh = values.middleCols(h * dk, dk);
-        // |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can
-        // overflow float (which spares checking a million scores per head) and
-        // float's rounding, about 1e-7 of the bound per score, stays far below
-        // the 4 decimals shown after the softmax; above it, double does the work.
-        // allFinite first: maxCoeff() may pass over a NaN.
-        if (!qh.allFinite() || !kh.allFinite())
-            return false;
-        const double bound = double(qh.rowwise().norm().maxCoeff()) * double(kh.rowwise().norm().maxCoeff());
-        if (!(bound * in.scale < 1e3))
-            return false;
-        auto scores = std::make_shared<RowMatrixF>(n, m);
-        scores->noalias() = qh * kh.transpose();
-        Eigen::VectorXf rowMax(n), rowInverseSum(n);
-        softmaxAllRows(*scores, scale, config.causal, weights, &rowMax, &rowInverseSum);
-        concat.middleCols(h * dk, dk).noalias() = weights * vh;
-        if (mean)
-            *sum += weights;
-
         HeadResult &head = result.heads[std::size_t(h)];
-        head.queries = qh.cast<double>();
-        head.keys = kh.cast<double>();
-        head.values = vh.cast<double>();
+        head.queries = queries.middleCols(h * dk, dk).cast<double>();
+        head.keys = keys.middleCols(h * dk, dk).cast<double>();
+        head.values = values.middleCols(h * dk, dk).cast<double>();
         head.context = concat.middleCols(h * dk, dk).cast<double>();
-        head.weights = AttentionMatrix::softmaxOf(scores, scale, config.causal, std::move(rowMax),
-                                                  std::move(rowInverseSum));
-        head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(scores)));
+        auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[std::size_t(h)]));
+        RowStatistics<float> &rows = out.rowStatistics[std::size_t(h)];
+        head.weights = AttentionMatrix::softmaxOf(scores, scale, config.causal, std::move(rows.max),
+                                                  std::move(rows.inverseSum));
+        head.scores = AttentionMatrix(std::move(scores));
     }
     for (int h = computed; h < config.heads; ++h) {
         result.heads[std::size_t(h)] = result.heads.front();
         concat.middleCols(h * dk, dk) = concat.leftCols(dk);
     }
     if (mean) {
+        auto sum = std::make_shared<RowMatrixF>(std::move(out.weightSum));
         *sum /= float(config.heads);
         result.meanWeights = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(sum)));
     } else if (config.heads > 1) {
@@ -218,14 +204,14 @@ Eigen::MatrixXd headMatrixInDouble(const AttentionResult &result, int head, bool
     const bool simplified = result.weights.query.empty();
     const Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights.query[h]);
     const Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights.key[h]);
-    // The same products and softmax as forwardDouble, so the numbers are the same.
-    RowMatrixD s(q.rows(), k.rows());
-    s.noalias() = q * k.transpose();
-    if (scores)
-        return s;
-    RowMatrixD weights;
-    detail::softmaxAllRows(s, result.scoreScale, result.causal, weights);
-    return weights;
+    // The same operation as forwardDouble, so the numbers are the same; no
+    // values, as only the scores or the weights are wanted.
+    AttentionSettings settings;
+    settings.causal = result.causal;
+    settings.scale = result.scoreScale;
+    settings.keepScores = scores;
+    AttentionOutput<double> out = attentionByColumns<double>(q, k, Eigen::MatrixXd(k.rows(), 0), settings);
+    return scores ? std::move(out.scores.front()) : std::move(out.weights.front());
 }
 
 } // namespace attn

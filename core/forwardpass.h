@@ -1,5 +1,6 @@
 #pragma once
-// The forward pass behind computeAttention, in double or in float (internal to core).
+// The forward pass behind computeAttention, in double or in float (internal to
+// core): the session-specific work around attn::attention (model/attentionop.h).
 
 #include "attention.h"
 
@@ -16,18 +17,12 @@ struct PassInputs
     const CancelFlag *cancel = nullptr; // checked before each head
 };
 
-// Throws Cancelled when `in.cancel` is raised.
-inline void stopIfCancelled(const PassInputs &in)
-{
-    if (in.cancel && in.cancel->load(std::memory_order_relaxed))
-        throw Cancelled();
-}
-
-// Row-wise softmax of scores * scale (see softmaxRows).
+// Row-wise softmax of scores * scale (see scaledSoftmaxRows).
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);
 
-// Fill result.heads and result.output. forwardSingle returns false, having
-// filled nothing useful, when float could overflow: then use double.
+// Fill result.heads and result.output; both throw Cancelled when `in.cancel`
+// is raised. forwardSingle returns false, having filled nothing useful, when
+// float could overflow: then use double.
 void forwardDouble(const PassInputs &in, AttentionResult &result);
 bool forwardSingle(const PassInputs &in, AttentionResult &result);
 

@@ -1,14 +1,47 @@
 #include "model/attentionop.h"
 
-#include "model/ops.h"
+#include "twothreads.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 namespace attn {
 
+namespace {
+
+// Rows [begin, end) of scaledSoftmaxRows. Rows of a row-major matrix are
+// contiguous, so each is one vectorized run.
 template<typename S>
-AttentionOutput<S> attention(const MatrixIn<S> &queries, const MatrixIn<S> &keys, const MatrixIn<S> &values,
-                             const AttentionSettings &settings)
+void softmaxRowRange(const RowMatrix<S> &scores, S scale, bool causal, Eigen::Index begin, Eigen::Index end,
+                     RowMatrix<S> &out, RowStatistics<S> *statistics)
+{
+    const Eigen::Index n = scores.rows(), m = scores.cols();
+    for (Eigen::Index i = begin; i < end; ++i) {
+        // m >= n under the mask (keys of earlier positions may come first), so
+        // every query sees at least one key.
+        const Eigen::Index visible = causal ? std::clamp<Eigen::Index>(i + 1 + m - n, 1, m) : m;
+        auto keys = out.row(i).head(visible);
+        keys = scores.row(i).head(visible) * scale;
+        const S largest = keys.maxCoeff(); // becomes exp(0) = 1: nothing overflows
+        keys = (keys.array() - largest).exp().matrix();
+        if (statistics) {
+            const S inverse = S(1) / keys.sum();
+            keys *= inverse;
+            statistics->max[i] = largest;
+            statistics->inverseSum[i] = inverse;
+        } else {
+            keys /= keys.sum();
+        }
+        out.row(i).tail(m - visible).setZero();
+    }
+}
+
+template<typename S>
+using ColumnMatrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+
+template<typename S, typename In>
+AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &values, const AttentionSettings &settings)
 {
     const int heads = settings.heads;
     const Eigen::Index n = queries.rows(), m = keys.rows();
@@ -18,39 +51,103 @@ AttentionOutput<S> attention(const MatrixIn<S> &queries, const MatrixIn<S> &keys
         || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
     const Eigen::Index dk = queries.cols() / heads, dv = values.cols() / heads;
+    const bool statistics = settings.weightsKept == WeightsKept::RowStatistics;
+    const bool keepScores = settings.keepScores || statistics;
+    const S scale = S(settings.scale);
 
     AttentionOutput<S> out;
-    out.weights.resize(std::size_t(heads));
-    if (settings.keepScores)
+    if (keepScores)
         out.scores.resize(std::size_t(heads));
+    if (statistics)
+        out.rowStatistics.resize(std::size_t(heads));
+    else
+        out.weights.resize(std::size_t(heads));
     out.context.resize(n, values.cols());
+    RowMatrix<S> scratch; // the weights of one head at a time, when they are not kept
     for (int h = 0; h < heads; ++h) {
+        stopIfCancelled(settings.cancel);
         const auto q = queries.middleCols(h * dk, dk);
         const auto k = keys.middleCols(h * dk, dk);
-        RowMatrix<S> &w = out.weights[std::size_t(h)];
+        RowMatrix<S> &w = statistics ? scratch : out.weights[std::size_t(h)];
         w.resize(n, m);
-        if (settings.keepScores) {
+        RowStatistics<S> *rows = statistics ? &out.rowStatistics[std::size_t(h)] : nullptr;
+        if (keepScores) {
             RowMatrix<S> &s = out.scores[std::size_t(h)];
             s.resize(n, m);
             s.noalias() = q * k.transpose();
-            w = s * S(settings.scale);
+            scaledSoftmaxRows(s, scale, settings.causal, w, rows);
         } else {
             w.noalias() = q * k.transpose();
-            w *= S(settings.scale);
+            scaledSoftmaxRows(w, scale, settings.causal, w, rows);
         }
-        softmaxRowsInPlace(w, settings.causal);
+        if (settings.sumWeights) {
+            if (h == 0)
+                out.weightSum = w;
+            else
+                out.weightSum += w;
+        }
         auto z = out.context.middleCols(h * dv, dv);
-        if (!settings.switchedOff.empty() && settings.switchedOff[std::size_t(h)])
+        const auto v = values.middleCols(h * dv, dv);
+        if (!settings.switchedOff.empty() && settings.switchedOff[std::size_t(h)]) {
             z.setZero();
-        else
-            z.noalias() = w * values.middleCols(h * dv, dv);
+        } else if constexpr (std::is_same_v<In, MatrixIn<S>>) {
+            z.noalias() = w * v;
+        } else {
+            // By columns, as the session path always multiplied (see attentionByColumns).
+            ColumnMatrix<S> byColumns(n, dv);
+            byColumns.noalias() = w * v;
+            z = byColumns;
+        }
     }
     return out;
 }
 
-template AttentionOutput<float> attention<float>(const MatrixIn<float> &, const MatrixIn<float> &,
-                                                 const MatrixIn<float> &, const AttentionSettings &);
-template AttentionOutput<double> attention<double>(const MatrixIn<double> &, const MatrixIn<double> &,
-                                                   const MatrixIn<double> &, const AttentionSettings &);
+} // namespace
+
+template<typename S>
+void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatrix<S> &out,
+                       RowStatistics<S> *statistics)
+{
+    const Eigen::Index n = scores.rows();
+    if (&out != &scores)
+        out.resize(n, scores.cols());
+    if (statistics) {
+        statistics->max.resize(n);
+        statistics->inverseSum.resize(n);
+    }
+    // Two cores, and the exponentials are a tenth of a 1024-token pass.
+    if (scores.size() < (Eigen::Index(1) << 17)) {
+        softmaxRowRange(scores, scale, causal, 0, n, out, statistics);
+        return;
+    }
+    // Under the mask the lower rows hold more keys: split the work, not the rows.
+    const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
+    runBoth([&] { softmaxRowRange(scores, scale, causal, 0, half, out, statistics); },
+            [&] { softmaxRowRange(scores, scale, causal, half, n, out, statistics); });
+}
+
+template<typename S>
+AttentionOutput<S> attention(const MatrixIn<S> &queries, const MatrixIn<S> &keys, const MatrixIn<S> &values,
+                             const AttentionSettings &settings)
+{
+    return attentionOf<S>(queries, keys, values, settings);
+}
+
+template<typename S>
+AttentionOutput<S> attentionByColumns(const ColumnMatrixIn<S> &queries, const ColumnMatrixIn<S> &keys,
+                                      const ColumnMatrixIn<S> &values, const AttentionSettings &settings)
+{
+    return attentionOf<S>(queries, keys, values, settings);
+}
+
+#define ATTN_ATTENTION_INSTANTIATE(S)                                                                                \
+    template void scaledSoftmaxRows<S>(const RowMatrix<S> &, S, bool, RowMatrix<S> &, RowStatistics<S> *);          \
+    template AttentionOutput<S> attention<S>(const MatrixIn<S> &, const MatrixIn<S> &, const MatrixIn<S> &,          \
+                                             const AttentionSettings &);                                             \
+    template AttentionOutput<S> attentionByColumns<S>(const ColumnMatrixIn<S> &, const ColumnMatrixIn<S> &,          \
+                                                      const ColumnMatrixIn<S> &, const AttentionSettings &);
+
+ATTN_ATTENTION_INSTANTIATE(float)
+ATTN_ATTENTION_INSTANTIATE(double)
 
 } // namespace attn

@@ -1,16 +1,26 @@
 #pragma once
-// Scaled dot-product attention over all heads of one layer.
+// Scaled dot-product attention over all heads of one layer: the one
+// implementation of scores -> softmax -> context in the program.
 //
 // Written for every caller: a model layer (Q, K, V of all heads side by
 // side, as GPT-2 and BERT produce them), a single-layer teaching session (one
 // head or several, causal or not, any scale) and cross-attention (m keys for
 // n queries). Templated on the scalar so sessions can keep double.
 
+#include "cancel.h"
 #include "model/modeltypes.h"
 
 #include <vector>
 
 namespace attn {
+
+// What a head leaves behind besides its context.
+enum class WeightsKept {
+    Matrices,      // each head's weights, n x m
+    RowStatistics, // no weights: the raw scores and each row's statistics, from which
+                   // AttentionMatrix::softmaxOf derives a weight when asked (at 4096
+                   // tokens and 8 heads 0.6 GB instead of 2.1 GB)
+};
 
 struct AttentionSettings
 {
@@ -21,21 +31,59 @@ struct AttentionSettings
     // Heads switched off (ablation): their weights are still computed and
     // returned, but their context is zero, so they add nothing to the output.
     std::vector<bool> switchedOff; // empty, or one flag per head
+    WeightsKept weightsKept = WeightsKept::Matrices;
+    bool sumWeights = false;            // also return the heads' weights summed (for their mean)
+    const CancelFlag *cancel = nullptr; // looked at before each head: throws Cancelled once raised
+};
+
+template<typename S>
+using ColumnVector = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+
+// Per row of scores * scale, over the keys the row may see: the largest value
+// and the reciprocal of the sum of exp(value - largest). A weight is then
+// exp(score * scale - max) * inverseSum.
+template<typename S>
+struct RowStatistics
+{
+    ColumnVector<S> max, inverseSum;
 };
 
 template<typename S>
 struct AttentionOutput
 {
-    std::vector<RowMatrix<S>> weights; // per head, n x m: rows sum to 1, masked entries exactly 0
-    std::vector<RowMatrix<S>> scores;  // per head, n x m raw q.k; empty unless keepScores
-    RowMatrix<S> context;              // n x heads*head_dim: each head's weights * V, side by side
+    std::vector<RowMatrix<S>> weights;           // per head, n x m: rows sum to 1, masked entries exactly 0
+                                                 // (empty when WeightsKept::RowStatistics)
+    std::vector<RowMatrix<S>> scores;            // per head, n x m raw q.k; empty unless keepScores or
+                                                 // WeightsKept::RowStatistics
+    std::vector<RowStatistics<S>> rowStatistics; // per head; only with WeightsKept::RowStatistics
+    RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights
+    RowMatrix<S> context;                        // n x heads*head_dim: each head's weights * V, side by side
 };
 
 // queries n x heads*head_dim, keys and values m x heads*head_dim; head h uses
 // columns [h*head_dim, (h+1)*head_dim) of each. The causal mask lets query i
-// see keys 0 ... i + m - n.
+// see keys 0 ... i + m - n. Throws Cancelled when settings.cancel is raised.
 template<typename S>
 AttentionOutput<S> attention(const MatrixIn<S> &queries, const MatrixIn<S> &keys, const MatrixIn<S> &values,
                              const AttentionSettings &settings);
+
+// The same for Q, K and V stored by columns, as sessions hold them
+// (Eigen::MatrixXd). Eigen and BLAS sum a product's terms in an order that
+// depends on how its operands are stored, so the session path keeps its
+// storage, and with it its numbers to the last bit.
+template<typename S>
+using ColumnMatrixIn = Eigen::Ref<const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>;
+template<typename S>
+AttentionOutput<S> attentionByColumns(const ColumnMatrixIn<S> &queries, const ColumnMatrixIn<S> &keys,
+                                      const ColumnMatrixIn<S> &values, const AttentionSettings &settings);
+
+// out = each row's softmax of scores * scale over the keys it may see (the
+// causal mask as above); masked entries exactly 0. `out` may be `scores`
+// itself. With `statistics`, rows are multiplied by the reciprocal of their
+// sum (what AttentionMatrix::softmaxOf repeats) and the statistics are kept;
+// without, they are divided by it. Large matrices are split between two threads.
+template<typename S>
+void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatrix<S> &out,
+                       RowStatistics<S> *statistics = nullptr);
 
 } // namespace attn
