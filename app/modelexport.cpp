@@ -8,6 +8,7 @@
 
 #include "commandline.h"
 #include "exporter.h"
+#include "headref.h"
 #include "model/layerview.h"
 #include "notation.h"
 #include "sessionio.h"
@@ -68,7 +69,7 @@ int runModelExport(const ModelExportArgs &args)
         return printError(QFileInfo(args.output).fileName()
                               + QStringLiteral(": unknown file type; use .png, .svg, .pdf, .csv or .json"),
                           ExitBadInput);
-    options.head = args.head;
+    options.head = HeadRef::fromFileIndex(args.layer, args.head).head; // parsing allows -1 and up
     options.query = args.query;
     options.size = args.size.value_or(options.size);
     options.scale = args.scale.value_or(options.scale);
