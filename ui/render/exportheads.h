@@ -50,7 +50,7 @@ public:
     void setQuery(int row) { m_query = row; } // outlined in every tile; -1: none
     // The head framed in the highlight colour, as the window marks the head the
     // heatmap shows (nullopt: the average); by default none is framed.
-    void setOutlinedHead(int) = delete;
+    void setOutlinedHead(int) = delete; // say std::optional<int>: no number stands for the average
     void setOutlinedHead(std::optional<int> head)
     {
         m_outlining = true;

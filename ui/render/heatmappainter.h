@@ -29,7 +29,8 @@ public:
 
     void setSnapshot(SnapshotPtr snapshot);
     SnapshotPtr snapshot() const { return m_snapshot; }
-    // The snapshot's head `head`, or nullopt: the mean over its heads.
+    // The snapshot's head `head`, or nullopt: the mean over its heads. A bare
+    // int is refused, so an old "-1 means the average" cannot slip back in.
     void setHead(std::optional<int> head);
     void setHead(int) = delete;
     std::optional<int> head() const { return m_head; }

@@ -70,7 +70,7 @@ public:
 
     void setSnapshot(SnapshotPtr snapshot);
     void setSelectedHead(std::optional<int> head); // nullopt: the average
-    void setSelectedHead(int) = delete;
+    void setSelectedHead(int) = delete; // say std::optional<int>: no number stands for the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     void setColorScale(const ColorScale &scale);

@@ -30,7 +30,7 @@ public:
     void setSnapshot(SnapshotPtr snapshot);
     void setQuery(int row);
     void setHead(std::optional<int> head); // nullopt: the average over heads
-    void setHead(int) = delete;
+    void setHead(int) = delete; // say std::optional<int>: no number stands for the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     // Fitted or fixed colours; emits colorScaleChanged when it changes.
