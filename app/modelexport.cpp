@@ -36,8 +36,9 @@ SnapshotPtr layerSnapshot(const ModelRun &run, int layer)
 QString modelTitle(const ModelExportArgs &args, const ModelRun &run)
 {
     const attn::ModelConfig &config = run.model->config;
-    const QString head = args.head < 0 ? QStringLiteral("average of %1 heads").arg(config.heads)
-                                       : QStringLiteral("head %1 of %2").arg(args.head).arg(config.heads);
+    const HeadRef ref = HeadRef::fromFileIndex(args.layer, args.head);
+    const QString head = ref.isAverage() ? QStringLiteral("average of %1 heads").arg(config.heads)
+                                         : QStringLiteral("head %1 of %2").arg(*ref.head).arg(config.heads);
     return QStringLiteral("“%1”\n%2 · layer %3 of %4 · %5 · query “%6”")
         .arg(args.text, config.familyName())
         .arg(args.layer)

@@ -19,6 +19,7 @@ class HeadsGridPainter
 public:
     void setSnapshot(SnapshotPtr snapshot);
     void setSelectedHead(std::optional<int> head) { m_selected = head; } // nullopt: the average
+    void setSelectedHead(int) = delete; // say std::optional<int>: no number stands for the average
     std::optional<int> selectedHead() const { return m_selected; }
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
