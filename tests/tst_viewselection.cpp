@@ -107,6 +107,15 @@ private slots:
         emit window.headsGrid()->headSelected(1);
         QCOMPARE(doc.selection()->head(), HeadRef::one(0, 1));
         QCOMPARE(window.heatmap()->head(), std::optional<int>(1));
+        // The head list's last item is the average; picking it selects the average.
+        const int averageItem = window.headBox()->count() - 1;
+        window.headBox()->setCurrentIndex(averageItem);
+        emit window.headBox()->activated(averageItem);
+        QCOMPARE(doc.selection()->head(), HeadRef::average(0));
+        QCOMPARE(window.heatmap()->head(), std::optional<int>());
+        emit window.headBox()->activated(3);
+        QCOMPARE(doc.selection()->head(), HeadRef::one(0, 3));
+        QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>(3));
 
         doc.selection()->setShowScores(true);
         QVERIFY(window.heatmap()->showScores());
