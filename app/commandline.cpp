@@ -40,8 +40,6 @@ int runCompute(const ComputeArgs &args)
     return ExitOk;
 }
 
-// The numbers were checked by parseCommandLine; the names of views and colour
-// maps are known here, to the exporter.
 // --head -1 (or "average") is the average; any other number is a head, which
 // the exporter range-checks (so -2 is reported, not averaged).
 std::optional<int> exportHeadOf(int commandLineHead)
@@ -49,6 +47,8 @@ std::optional<int> exportHeadOf(int commandLineHead)
     return commandLineHead == -1 ? std::nullopt : std::optional<int>(commandLineHead);
 }
 
+// The numbers were checked by parseCommandLine; the names of views and colour
+// maps are known here, to the exporter.
 int runExport(const ExportArgs &args)
 {
     ExportOptions options;
