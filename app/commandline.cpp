@@ -40,6 +40,13 @@ int runCompute(const ComputeArgs &args)
     return ExitOk;
 }
 
+// --head -1 (or "average") is the average; any other number is a head, which
+// the exporter range-checks (so -2 is reported, not averaged).
+std::optional<int> exportHeadOf(int commandLineHead)
+{
+    return commandLineHead == -1 ? std::nullopt : std::optional<int>(commandLineHead);
+}
+
 // The numbers were checked by parseCommandLine; the names of views and colour
 // maps are known here, to the exporter.
 int runExport(const ExportArgs &args)
@@ -52,7 +59,8 @@ int runExport(const ExportArgs &args)
                                              "or dashboard").arg(*args.view), ExitBadInput);
         options.view = *v;
     }
-    options.head = args.head.value_or(options.head);
+    if (args.head)
+        options.head = exportHeadOf(*args.head);
     options.size = args.size.value_or(options.size);
     options.scale = args.scale.value_or(options.scale);
     if (args.colorMap) {

@@ -8,6 +8,7 @@
 
 #include "commandline.h"
 #include "exporter.h"
+#include "headref.h"
 #include "model/layerview.h"
 #include "notation.h"
 #include "sessionio.h"
@@ -35,8 +36,9 @@ SnapshotPtr layerSnapshot(const ModelRun &run, int layer)
 QString modelTitle(const ModelExportArgs &args, const ModelRun &run)
 {
     const attn::ModelConfig &config = run.model->config;
-    const QString head = args.head < 0 ? QStringLiteral("average of %1 heads").arg(config.heads)
-                                       : QStringLiteral("head %1 of %2").arg(args.head).arg(config.heads);
+    const HeadRef ref = HeadRef::fromFileIndex(args.layer, args.head);
+    const QString head = ref.isAverage() ? QStringLiteral("average of %1 heads").arg(config.heads)
+                                         : QStringLiteral("head %1 of %2").arg(*ref.head).arg(config.heads);
     return QStringLiteral("“%1”\n%2 · layer %3 of %4 · %5 · query “%6”")
         .arg(args.text, config.familyName())
         .arg(args.layer)
@@ -68,7 +70,7 @@ int runModelExport(const ModelExportArgs &args)
         return printError(QFileInfo(args.output).fileName()
                               + QStringLiteral(": unknown file type; use .png, .svg, .pdf, .csv or .json"),
                           ExitBadInput);
-    options.head = args.head;
+    options.head = HeadRef::fromFileIndex(args.layer, args.head).head; // parsing allows -1 and up
     options.query = args.query;
     options.size = args.size.value_or(options.size);
     options.scale = args.scale.value_or(options.scale);

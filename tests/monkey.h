@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 constexpr std::uint64_t kDefaultSeed = 20240611;
@@ -27,6 +28,8 @@ constexpr int kMaxDModel = 16;
 
 // At most 40 characters of a text, newlines and tabs made visible: for messages.
 QString shortText(const QString &text);
+// "head 2", or "the average" for nullopt: for messages.
+QString headText(std::optional<int> head);
 
 class TestMonkey : public QObject
 {

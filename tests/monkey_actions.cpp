@@ -75,7 +75,7 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
         QTest::mouseClick(grid, Qt::LeftButton, {}, rect.center().toPoint());
         if (rect.width() >= 2 && rect.height() >= 2)
             expect(window().selectedHead() == grid->gridPainter().headOfTile(tile),
-                   QStringLiteral("selected head is %1 after clicking tile %2").arg(window().selectedHead()).arg(tile));
+                   QStringLiteral("selected %1 after clicking tile %2").arg(headText(window().selectedHead())).arg(tile));
         return QStringLiteral("click head tile %1 of %2").arg(tile).arg(grid->tileCount());
     });
     add("drag a slider", 10, [this] {
@@ -242,14 +242,15 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
     });
     add("select head", 3, [this] {
         const int heads = m_doc.session().attention.heads;
-        const int head = below(heads + 1) - 1;
-        const int before = window().selectedHead();
+        const int pick = below(heads + 1) - 1; // -1: the average
+        const std::optional<int> head = pick < 0 ? std::nullopt : std::optional<int>(pick);
+        const std::optional<int> before = window().selectedHead();
         window().selectHead(head);
         // The average of a single head is that head: the selection keeps what it had.
-        const int expected = head < 0 && heads == 1 ? before : head;
-        expect(window().selectedHead() == expected, QStringLiteral("selection has head %1").arg(window().selectedHead()));
-        expect(window().heatmap()->head() == expected, QStringLiteral("heatmap shows head %1").arg(window().heatmap()->head()));
-        return QStringLiteral("select head %1").arg(head);
+        const std::optional<int> expected = !head && heads == 1 ? before : head;
+        expect(window().selectedHead() == expected, QStringLiteral("selection has %1").arg(headText(window().selectedHead())));
+        expect(window().heatmap()->head() == expected, QStringLiteral("heatmap shows %1").arg(headText(window().heatmap()->head())));
+        return QStringLiteral("select %1").arg(headText(head));
     });
     add("set the sentence", 5, [this] {
         const QString text = randomSentence();

@@ -103,8 +103,8 @@ QString TestMonkey::checkInvariants()
     if (!pipeline.isValid() || pipeline.queryToken != token)
         return QStringLiteral("pipeline shows %1 (%2), query token %3")
             .arg(shortText(pipeline.queryToken), pipeline.error, shortText(token));
-    if (pipeline.head != std::max(window().selectedHead(), 0))
-        return QStringLiteral("pipeline shows head %1, selected %2").arg(pipeline.head).arg(window().selectedHead());
+    if (pipeline.head != window().selectedHead().value_or(0))
+        return QStringLiteral("pipeline shows head %1, selected %2").arg(pipeline.head).arg(headText(window().selectedHead()));
     const attn::HeadResult &shownHead = r.heads[std::size_t(pipeline.head)];
     for (std::size_t d = 0; d < pipeline.queryValues.size() && d < pipeline.contextValues.size(); ++d)
         if (pipeline.queryValues[d] != shownHead.queries(q, Eigen::Index(d))
@@ -115,11 +115,11 @@ QString TestMonkey::checkInvariants()
             return QStringLiteral("the pipeline's key \"%1\" differs from the result").arg(key.label);
     // The heatmap's query row holds the numbers of the head it shows.
     const HeatmapPainter &painter = window().heatmap()->painter();
-    const int shown = painter.effectiveHead();
+    const std::optional<int> shown = painter.effectiveHead();
     for (int j = 0; j < painter.columns(); ++j) {
         double expected = 0.0;
-        if (shown >= 0) {
-            const attn::HeadResult &h = r.heads[std::size_t(shown)];
+        if (shown) {
+            const attn::HeadResult &h = r.heads[std::size_t(*shown)];
             expected = painter.showScores() ? h.scores(q, j) : h.weights(q, j);
         } else {
             for (const attn::HeadResult &h : r.heads)
@@ -147,13 +147,11 @@ QString TestMonkey::checkInvariants()
             return QStringLiteral("bar chart context d%1 is stale").arg(d);
     if (window().headsGrid()->tileCount() != s.attention.heads + (s.attention.heads > 1 ? 1 : 0))
         return QStringLiteral("%1 head tiles for %2 heads").arg(window().headsGrid()->tileCount()).arg(s.attention.heads);
-    const int head = window().selectedHead();
-    if (head < -1 || head >= s.attention.heads || window().heatmap()->head() != head
+    const std::optional<int> head = window().selectedHead();
+    if ((head && (*head < 0 || *head >= s.attention.heads)) || window().heatmap()->head() != head
         || window().headsGrid()->selectedHead() != head)
-        return QStringLiteral("selected head %1, heatmap %2, grid %3")
-            .arg(head)
-            .arg(window().heatmap()->head())
-            .arg(window().headsGrid()->selectedHead());
+        return QStringLiteral("selected %1, heatmap %2, grid %3")
+            .arg(headText(head), headText(window().heatmap()->head()), headText(window().headsGrid()->selectedHead()));
 
     // The sentence field shows the session's text unless typing is still
     // waiting to be tokenized.

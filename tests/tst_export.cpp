@@ -205,19 +205,21 @@ void TestExport::vectorFiles()
 void TestExport::checkRejects_data()
 {
     QTest::addColumn<QString>("path");
-    QTest::addColumn<int>("head");
+    QTest::addColumn<QString>("head"); // a number, or "average"
     QTest::addColumn<int>("query");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QString>("message"); // empty: accepted
-    QTest::newRow("fine") << "a.png" << 0 << 0 << QSize() << "";
-    QTest::newRow("average") << "a.csv" << -1 << 5 << QSize() << "";
-    QTest::newRow("suffix") << "dir/a.txt" << 0 << 0 << QSize()
+    QTest::newRow("fine") << "a.png" << "0" << 0 << QSize() << "";
+    QTest::newRow("average") << "a.csv" << "average" << 5 << QSize() << "";
+    QTest::newRow("suffix") << "dir/a.txt" << "0" << 0 << QSize()
                             << "a.txt: unknown file type; use .png, .svg, .pdf, .csv or .json";
-    QTest::newRow("head") << "a.png" << 1 << 0 << QSize() << "a.png: head 1 does not exist; the session has one head, head 0";
-    QTest::newRow("query") << "a.svg" << 0 << -1 << QSize() << "a.svg: query -1 does not exist; the session has queries 0 to 5";
-    QTest::newRow("size") << "a.pdf" << 0 << 0 << QSize(20000, 100)
+    QTest::newRow("head") << "a.png" << "1" << 0 << QSize() << "a.png: head 1 does not exist; the session has one head, head 0";
+    QTest::newRow("negative head") << "a.png" << "-1" << 0 << QSize()
+                                   << "a.png: head -1 does not exist; the session has one head, head 0";
+    QTest::newRow("query") << "a.svg" << "0" << -1 << QSize() << "a.svg: query -1 does not exist; the session has queries 0 to 5";
+    QTest::newRow("size") << "a.pdf" << "0" << 0 << QSize(20000, 100)
                           << "a.pdf: size 20000x100 out of range; each side must be 16 to 16384 pixels";
-    QTest::newRow("numbers ignore size") << "a.json" << 0 << 0 << QSize(1, 1) << "";
+    QTest::newRow("numbers ignore size") << "a.json" << "0" << 0 << QSize(1, 1) << "";
 }
 
 void TestExport::headsTilesLabelsAndColourBar()
@@ -386,12 +388,12 @@ void TestExport::eachHeadPaths()
 void TestExport::checkRejects()
 {
     QFETCH(QString, path);
-    QFETCH(int, head);
+    QFETCH(QString, head);
     QFETCH(int, query);
     QFETCH(QSize, size);
     QFETCH(QString, message);
     ExportOptions options;
-    options.head = head;
+    options.head = head == QLatin1String("average") ? std::nullopt : std::optional<int>(head.toInt());
     options.query = query;
     options.size = size;
     QCOMPARE(checkExport(exampleSnapshot(), options, path), message);
@@ -467,10 +469,10 @@ void TestExport::actionsFollowWindowState()
     Document document;
     document.setQuery(2);
     ExportActions actions(&document, &window);
-    actions.setStateProvider([] { return ExportViewState{-1, true, ColorMap::Cividis}; });
+    actions.setStateProvider([] { return ExportViewState{std::nullopt, true, ColorMap::Cividis}; });
     const ExportOptions options = actions.optionsFor(ExportView::Heads);
     QCOMPARE(options.view, ExportView::Heads);
-    QCOMPARE(options.head, -1);
+    QCOMPARE(options.head, std::optional<int>()); // the average
     QCOMPARE(options.query, 2);
     QVERIFY(options.showScores);
     QCOMPARE(options.colorMap, ColorMap::Cividis);

@@ -14,6 +14,7 @@
 
 #include <QTest>
 #include <QXmlStreamReader>
+#include <cmath>
 
 namespace {
 
@@ -268,12 +269,15 @@ void TestExportCli::csvMatchesCompute_data()
 {
     QTest::addColumn<QString>("session");
     QTest::addColumn<QString>("view");
-    QTest::addColumn<int>("head");
+    QTest::addColumn<QString>("head"); // as typed after --head
     for (const char *file : {"example.attn.json", "cross.attn.json", "two-heads.attn.json"}) {
         for (const char *view : {"heatmap", "scores"}) {
-            QTest::addRow("%s %s", file, view) << file << view << 0;
-            if (QByteArray(file).startsWith("two-heads"))
-                QTest::addRow("%s %s head 1", file, view) << file << view << 1;
+            QTest::addRow("%s %s", file, view) << file << view << "0";
+            if (QByteArray(file).startsWith("two-heads")) {
+                QTest::addRow("%s %s head 1", file, view) << file << view << "1";
+                QTest::addRow("%s %s average", file, view) << file << view << "average";
+                QTest::addRow("%s %s head -1", file, view) << file << view << "-1"; // the average too
+            }
         }
     }
 }
@@ -282,18 +286,29 @@ void TestExportCli::csvMatchesCompute()
 {
     QFETCH(QString, session);
     QFETCH(QString, view);
-    QFETCH(int, head);
+    QFETCH(QString, head);
     const QString out = m_dir.filePath(QStringLiteral("numbers.csv"));
     const QString path = data(session.toLatin1().constData());
-    const Run run = runApp({"export", path, "-o", out, "--view", view, "--head", QString::number(head)});
+    const Run run = runApp({"export", path, "-o", out, "--view", view, "--head", head});
     QVERIFY2(run.exitCode == 0, run.err.constData());
 
     QString error;
     const std::optional<attn::Session> s = attn::readSession(path, &error);
     QVERIFY2(s, qPrintable(error));
     const attn::AttentionResult result = attn::computeSession(*s);
-    const Eigen::MatrixXd m = view == QLatin1String("scores") ? result.heads[size_t(head)].scores.toDouble()
-                                                              : result.heads[size_t(head)].weights.toDouble();
+    const bool scores = view == QLatin1String("scores");
+    const auto headMatrix = [&](std::size_t h) {
+        return scores ? result.heads[h].scores.toDouble() : result.heads[h].weights.toDouble();
+    };
+    const bool average = head == QLatin1String("average") || head == QLatin1String("-1");
+    // The average: the per-cell mean of the heads, summed here.
+    Eigen::MatrixXd m = headMatrix(average ? 0 : std::size_t(head.toInt()));
+    if (average) {
+        for (std::size_t h = 1; h < result.heads.size(); ++h)
+            m += headMatrix(h);
+        m /= double(result.heads.size());
+        QVERIFY((m - headMatrix(1)).cwiseAbs().maxCoeff() > 1e-3); // the average is no head
+    }
     const QStringList keys = s->source ? s->source->tokens : s->tokens;
     const QList<QStringList> rows = parseCsv(QString::fromUtf8(readAll(out)));
     QCOMPARE(rows.size(), int(m.rows()) + 1);
@@ -305,7 +320,8 @@ void TestExportCli::csvMatchesCompute()
             bool ok = false;
             const double value = rows[r + 1][c + 1].toDouble(&ok);
             QVERIFY(ok);
-            QVERIFY2(value == m(r, c), qPrintable(rows[r + 1][c + 1])); // exactly: read back the same double
+            // Exactly: a head reads back as the same double; the mean may sum in another order.
+            QVERIFY2(average ? std::abs(value - m(r, c)) < 1e-12 : value == m(r, c), qPrintable(rows[r + 1][c + 1]));
         }
     }
 }
@@ -365,6 +381,8 @@ void TestExportCli::failures_data()
                                   << "--view nope: unknown view";
     QTest::newRow("head out of range") << QStringList{"export", example, "--head", "5"} << "out.png" << 2
                                        << "out\\.png: head 5 does not exist";
+    QTest::newRow("negative head") << QStringList{"export", example, "--head=-2"} << "out.png" << 2
+                                   << "out\\.png: head -2 does not exist"; // only -1 means the average
     QTest::newRow("head not a number") << QStringList{"export", example, "--head", "x"} << "out.png" << 2
                                        << "--head x: expected";
     QTest::newRow("query out of range") << QStringList{"export", example, "--query", "6"} << "out.svg" << 2

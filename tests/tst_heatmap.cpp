@@ -284,7 +284,7 @@ private slots:
         QCOMPARE(int(doc.result().heads.size()), 4);
         HeadsGridView grid;
         grid.setSnapshot(doc.snapshot());
-        grid.setSelectedHead(-1);
+        grid.setSelectedHead(std::nullopt);
         grid.setQuery(doc.query());
         grid.resize(400, 400);
         grid.show();
@@ -298,9 +298,9 @@ private slots:
         QSignalSpy selected(&grid, &HeadsGridView::headSelected);
         QTest::mouseClick(&grid, Qt::LeftButton, {}, grid.tileRect(2).center().toPoint());
         QCOMPARE(selected.size(), 1);
-        QCOMPARE(selected.first().first().toInt(), 2);
+        QCOMPARE(selected.first().first().value<std::optional<int>>(), std::optional<int>(2));
         QTest::mouseClick(&grid, Qt::LeftButton, {}, grid.tileRect(4).center().toPoint());
-        QCOMPARE(selected.last().first().toInt(), -1);
+        QCOMPARE(selected.last().first().value<std::optional<int>>(), std::optional<int>()); // the average
         // The selected tile is outlined in the highlight colour.
         const QImage image = grid.grab().toImage();
         const QColor highlight = grid.palette().color(QPalette::Highlight);
@@ -316,12 +316,12 @@ private slots:
         // The big view's title names the head.
         HeatmapView view;
         view.setSnapshot(doc.snapshot());
-        view.setHead(1);
+        view.setHead(std::optional<int>(1));
         QCOMPARE(view.painter().title(), QStringLiteral("Attention weights α · head 1 (heads 0–3)"));
-        view.setHead(-1);
+        view.setHead(std::nullopt);
         QVERIFY(view.tooltipText(1, 2).contains(QStringLiteral("average over 4 heads")));
-        view.setHead(9); // gone: falls back to the average
-        QCOMPARE(view.painter().effectiveHead(), -1);
+        view.setHead(std::optional<int>(9)); // gone: falls back to the average
+        QCOMPARE(view.painter().effectiveHead(), std::optional<int>());
     }
 
     void darkPaletteStaysReadable()

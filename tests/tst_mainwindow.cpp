@@ -162,8 +162,8 @@ private slots:
         QTest::mouseClick(f.window.headsGrid(), Qt::LeftButton, {},
                           f.window.headsGrid()->tileRect(3).center().toPoint());
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(f.window.selectedHead(), 3);
-        QCOMPARE(f.window.heatmap()->head(), 3);
+        QCOMPARE(f.window.selectedHead(), std::optional<int>(3));
+        QCOMPARE(f.window.heatmap()->head(), std::optional<int>(3));
         QCOMPARE(f.window.pipeline()->currentModel().head, 3);
     }
 

@@ -79,7 +79,7 @@ class TestModelAblation : public QObject
         // Through the grid's context menu, as a right-click does.
         bool toggle(int layer, int head)
         {
-            std::unique_ptr<QMenu> menu(actions()->headMenu(layer, head));
+            std::unique_ptr<QMenu> menu(actions()->headMenu(HeadRef::one(layer, head)));
             QAction *a = action(menu.get(), "switchHead");
             if (!a)
                 return false;
@@ -171,7 +171,7 @@ private slots:
         QCOMPARE(f.doc.undoStack()->count(), 2);
 
         // The same head's menu now offers to switch it back on.
-        std::unique_ptr<QMenu> menu(f.actions()->headMenu(0, 1));
+        std::unique_ptr<QMenu> menu(f.actions()->headMenu(HeadRef::one(0, 1)));
         QCOMPARE(action(menu.get(), "switchHead")->text(), QStringLiteral("Switch head 0:1 back on"));
         QVERIFY(action(menu.get(), "switchAllOn")->isEnabled());
         action(menu.get(), "switchAllOn")->trigger();
@@ -230,7 +230,7 @@ private slots:
         f.doc.selection()->setLayer(0);
         QCOMPARE(box->itemText(box->findData(2)), QStringLiteral("2 of 3"));
         // The average offers only "all back on".
-        std::unique_ptr<QMenu> menu(f.actions()->headMenu(0, -1));
+        std::unique_ptr<QMenu> menu(f.actions()->headMenu(HeadRef::average(0)));
         QVERIFY(!action(menu.get(), "switchHead"));
         QVERIFY(action(menu.get(), "switchAllOn")->isEnabled());
     }

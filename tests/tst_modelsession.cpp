@@ -139,7 +139,7 @@ private slots:
         QCOMPARE(g.doc.query(), 4);
         QCOMPARE(g.actions()->layerBox()->currentIndex(), 1);
         QCOMPARE(g.window.headBox()->currentData().toInt(), 2);
-        QCOMPARE(g.window.selectedHead(), 2);
+        QCOMPARE(g.window.selectedHead(), std::optional<int>(2));
         QCOMPARE(g.doc.session(), attn::exampleSession());
         QCOMPARE(g.doc.filePath(), path);
         // The same weights: only the fixture's usual remark on its larger tokenizer.

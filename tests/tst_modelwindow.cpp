@@ -129,8 +129,8 @@ private slots:
         QCOMPARE(tiles.first().value(1).toInt(), 2);
         QCOMPARE(f.model()->layer(), 0);
         QCOMPARE(f.model()->head(), 2);
-        QCOMPARE(f.window.selectedHead(), 2);
-        QCOMPARE(f.window.heatmap()->head(), 2);
+        QCOMPARE(f.window.selectedHead(), std::optional<int>(2));
+        QCOMPARE(f.window.heatmap()->head(), std::optional<int>(2));
         QCOMPARE(f.actions()->layerBox()->currentIndex(), 0);
 
         // Next token: the reference's top 5, with its probabilities.

@@ -117,6 +117,11 @@ QList<BadFile> badFiles()
 
 } // namespace
 
+QString headText(std::optional<int> head)
+{
+    return head ? QStringLiteral("head %1").arg(*head) : QStringLiteral("the average");
+}
+
 QString shortText(const QString &text)
 {
     QString shown = text.left(40);

@@ -92,20 +92,30 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
         doc.selection()->setHead(HeadRef::one(0, 2));
-        QCOMPARE(window.heatmap()->head(), 2);
-        QCOMPARE(window.headsGrid()->selectedHead(), 2);
+        QCOMPARE(window.heatmap()->head(), std::optional<int>(2));
+        QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>(2));
         QCOMPARE(window.headBox()->currentData().toInt(), 2);
-        QCOMPARE(window.selectedHead(), 2);
+        QCOMPARE(window.selectedHead(), std::optional<int>(2));
 
         doc.selection()->setHead(HeadRef::average(0));
-        QCOMPARE(window.heatmap()->head(), -1);
-        QCOMPARE(window.headsGrid()->selectedHead(), -1);
-        QCOMPARE(window.headBox()->currentData().toInt(), -1);
+        QCOMPARE(window.heatmap()->head(), std::optional<int>());
+        QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>());
+        QVERIFY(!window.headBox()->currentData().isValid()); // the average's item carries no head
+        QCOMPARE(window.headBox()->currentText(), QStringLiteral("average of 4"));
 
         // A request from a view goes through the selection.
         emit window.headsGrid()->headSelected(1);
         QCOMPARE(doc.selection()->head(), HeadRef::one(0, 1));
-        QCOMPARE(window.heatmap()->head(), 1);
+        QCOMPARE(window.heatmap()->head(), std::optional<int>(1));
+        // The head list's last item is the average; picking it selects the average.
+        const int averageItem = window.headBox()->count() - 1;
+        window.headBox()->setCurrentIndex(averageItem);
+        emit window.headBox()->activated(averageItem);
+        QCOMPARE(doc.selection()->head(), HeadRef::average(0));
+        QCOMPARE(window.heatmap()->head(), std::optional<int>());
+        emit window.headBox()->activated(3);
+        QCOMPARE(doc.selection()->head(), HeadRef::one(0, 3));
+        QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>(3));
 
         doc.selection()->setShowScores(true);
         QVERIFY(window.heatmap()->showScores());

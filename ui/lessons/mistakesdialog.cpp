@@ -338,7 +338,7 @@ void MistakesDialog::showCausal(const SnapshotPtr &open, const SnapshotPtr &mask
 {
     const attn::Session s = attn::withoutSource(m_document->session());
     m_causalMap->setSnapshot(masked);
-    m_causalMap->setHead(m_head);
+    m_causalMap->setHead(std::optional<int>(m_head));
     m_causalMap->setQuery(s.query);
     if (!open->result || !masked->result) {
         m_columns[CausalMask]->setMessage(open->error);

@@ -37,13 +37,19 @@ constexpr int kSvgDpi = 96;
 
 const char *const kViewNames[] = {"heatmap", "scores", "pipeline", "bars", "heads", "dashboard"};
 
+// core/ numbers the average -1 (attn::headMatrixInDouble).
+int coreHeadIndex(std::optional<int> head)
+{
+    return head.value_or(-1);
+}
+
 QByteArray csvFor(const SnapshotPtr &snapshot, const ExportOptions &options)
 {
     const bool scores = options.view == ExportView::Scores;
     // Number files carry every digit: a matrix shown in single precision is
     // computed again in double (that one matrix only).
     if (snapshot->result->singlePrecision)
-        return attn::matrixToCsv(attn::headMatrixInDouble(*snapshot->result, options.head, scores),
+        return attn::matrixToCsv(attn::headMatrixInDouble(*snapshot->result, coreHeadIndex(options.head), scores),
                                  snapshot->rowTokens, snapshot->columnTokens);
     // The heatmap painter already picks the head, or averages, exactly as drawn.
     HeatmapPainter painter;
@@ -266,9 +272,9 @@ QString checkExport(const SnapshotPtr &snapshot, const ExportOptions &options, c
     if (!snapshot || !snapshot->result)
         return fail(tr("nothing to export: %1").arg(snapshot ? snapshot->error : tr("no session")));
     const int heads = int(snapshot->result->heads.size());
-    if (options.head < -1 || options.head >= heads)
-        return fail(heads == 1 ? tr("head %1 does not exist; the session has one head, head 0").arg(options.head)
-                               : tr("head %1 does not exist; the session has heads 0 to %2").arg(options.head).arg(heads - 1));
+    if (options.head && (*options.head < 0 || *options.head >= heads))
+        return fail(heads == 1 ? tr("head %1 does not exist; the session has one head, head 0").arg(*options.head)
+                               : tr("head %1 does not exist; the session has heads 0 to %2").arg(*options.head).arg(heads - 1));
     const int queries = int(snapshot->rowTokens.size());
     if (options.query < 0 || options.query >= queries)
         return fail(tr("query %1 does not exist; the session has queries 0 to %2").arg(options.query).arg(queries - 1));

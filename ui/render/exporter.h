@@ -46,7 +46,7 @@ QFont defaultExportFont();
 struct ExportOptions
 {
     ExportView view = ExportView::Heatmap;
-    int head = 0;  // 0-based; -1 is the average over heads (heatmap, scores, heads)
+    std::optional<int> head = 0; // 0-based; nullopt: the average over heads (heatmap, scores, heads)
     int query = 0; // 0-based row of the query token
     QSize size;    // logical pixels; empty means exportSize() picks one
     double scale = 1.0; // PNG device pixel ratio: 2 gives twice the pixels, same layout

@@ -42,7 +42,7 @@ void HeadsExportPainter::paintTile(QPainter &p, const HeadsExportLayout &l, int 
 {
     const HeadsExportLayout::Tile &t = l.tiles[std::size_t(index)];
     const QFont font = p.font();
-    const bool outlined = m_outlined != -2 && headOfTile(index) == m_outlined;
+    const bool outlined = m_outlining && headOfTile(index) == m_outlined;
     QFont title = titleFont(font);
     title.setBold(outlined);
     p.setFont(title);

@@ -11,6 +11,7 @@
 #include <QRectF>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 class QPaintDevice;
@@ -48,14 +49,19 @@ public:
     void setColorMap(ColorMap map) { m_colorMap = map; }
     void setQuery(int row) { m_query = row; } // outlined in every tile; -1: none
     // The head framed in the highlight colour, as the window marks the head the
-    // heatmap shows; -2 (the default) frames none, -1 the average.
-    void setOutlinedHead(int head) { m_outlined = head; }
+    // heatmap shows (nullopt: the average); by default none is framed.
+    void setOutlinedHead(int) = delete; // say std::optional<int>: no number stands for the average
+    void setOutlinedHead(std::optional<int> head)
+    {
+        m_outlining = true;
+        m_outlined = head;
+    }
     void setVectorCells(bool vector) { m_vectorCells = vector; }
 
     // One tile per head, then the average; a single head has no average tile
     // (it would repeat the head).
     int tileCount() const;
-    int headOfTile(int index) const; // -1: the average
+    std::optional<int> headOfTile(int index) const; // nullopt: the average
     QString tileTitle(int index) const; // "head 0" ... (0-based, as everywhere), "average"
     QString colorBarTitle() const;
     // The range every tile and the colour bar share: [0, largest weight of any
@@ -86,7 +92,8 @@ private:
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
     int m_query = -1;
-    int m_outlined = -2;
+    bool m_outlining = false;
+    std::optional<int> m_outlined;
     bool m_vectorCells = false;
     mutable double m_rangeMax = -1; // computed on first use, per scores/weights
     mutable bool m_rangeForScores = false;

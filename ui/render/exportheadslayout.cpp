@@ -79,15 +79,15 @@ int HeadsExportPainter::tileCount() const
     return heads <= 1 ? heads : heads + 1;
 }
 
-int HeadsExportPainter::headOfTile(int index) const
+std::optional<int> HeadsExportPainter::headOfTile(int index) const
 {
-    return tileCount() > 1 && index == tileCount() - 1 ? -1 : index;
+    return tileCount() > 1 && index == tileCount() - 1 ? std::nullopt : std::optional<int>(index);
 }
 
 QString HeadsExportPainter::tileTitle(int index) const
 {
-    const int head = headOfTile(index);
-    return head < 0 ? QCoreApplication::translate("HeadsExport", "average") : attn::headName(head);
+    const std::optional<int> head = headOfTile(index);
+    return head ? attn::headName(*head) : QCoreApplication::translate("HeadsExport", "average");
 }
 
 QString HeadsExportPainter::colorBarTitle() const
@@ -99,9 +99,8 @@ QString HeadsExportPainter::colorBarTitle() const
 const attn::AttentionMatrix *HeadsExportPainter::matrixOf(int tile) const
 {
     const attn::AttentionResult &result = *m_snapshot->result;
-    const int head = headOfTile(tile);
-    if (head >= 0)
-        return m_showScores ? &result.heads[std::size_t(head)].scores : &result.heads[std::size_t(head)].weights;
+    if (const std::optional<int> head = headOfTile(tile))
+        return m_showScores ? &result.heads[std::size_t(*head)].scores : &result.heads[std::size_t(*head)].weights;
     if (!m_showScores && result.meanWeights.size() > 0)
         return &result.meanWeights;
     if (m_averageOf != int(m_showScores)) {

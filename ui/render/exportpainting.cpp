@@ -58,8 +58,15 @@ HeadsExportPainter headsPainter(const SnapshotPtr &snapshot, const ExportOptions
     grid.setColorMap(o.colorMap);
     grid.setQuery(o.query);
     grid.setVectorCells(vector);
-    grid.setOutlinedHead(outline ? o.head : -2);
+    if (outline)
+        grid.setOutlinedHead(o.head);
     return grid;
+}
+
+// The model grid painter (modelgridpainter.h) numbers the average -1.
+int modelGridHeadIndex(std::optional<int> head)
+{
+    return head.value_or(-1);
 }
 
 void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, const ExportOptions &o, bool vector,
@@ -69,7 +76,7 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
         p.fillRect(rect, o.palette.color(QPalette::Base));
     if (o.modelTrace && !outline) {
         paintModelGrid(p, rect, modelGridImages(*o.modelTrace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window),
-                                                kModelGridMaxSide), o.modelLayer, o.head, o.palette,
+                                                kModelGridMaxSide), o.modelLayer, modelGridHeadIndex(o.head), o.palette,
                        switchedOffHeads(*o.modelTrace));
         return;
     }
@@ -82,7 +89,7 @@ void paintPipeline(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot,
     pipeline.setFont(p.font());
     pipeline.setSnapshot(snapshot);
     pipeline.setQuery(o.query);
-    pipeline.setHead(std::max(o.head, 0)); // as the window: the average shows head 0's steps
+    pipeline.setHead(o.head.value_or(0)); // as the window: the average shows head 0's steps
     pipeline.paint(p, rect, o.palette);
 }
 
@@ -160,7 +167,7 @@ int pipelineHeight(const SnapshotPtr &snapshot, const ExportOptions &o, int widt
     pipeline.setFont(pixelFont(o.font));
     pipeline.setSnapshot(snapshot);
     pipeline.setQuery(o.query);
-    pipeline.setHead(std::max(o.head, 0));
+    pipeline.setHead(o.head.value_or(0));
     const qreal line = QFontMetricsF(pipeline.font()).height();
     for (int h = 120; h < largest; h += 10) {
         const PipelineModel model = pipeline.model(QRectF(0, 0, width, h));

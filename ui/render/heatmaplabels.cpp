@@ -24,10 +24,10 @@ QString HeatmapPainter::title() const
     QString text = m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
     if (heads > 1) {
-        const int head = effectiveHead();
+        const std::optional<int> head = effectiveHead();
         // Heads are numbered from 0, as in files and on the command line.
         text += QStringLiteral(" · ")
-            + (head >= 0 ? tr("%1 (heads 0–%2)").arg(attn::headName(head)).arg(heads - 1)
+            + (head ? tr("%1 (heads 0–%2)").arg(attn::headName(*head)).arg(heads - 1)
                          : tr("average of %1 heads").arg(heads));
     }
     return text;

@@ -39,7 +39,7 @@ void HeatmapPainter::setColorScale(const ColorScale &scale)
     updateRange();
 }
 
-void HeatmapPainter::setHead(int head)
+void HeatmapPainter::setHead(std::optional<int> head)
 {
     if (head == m_head)
         return;
@@ -47,11 +47,11 @@ void HeatmapPainter::setHead(int head)
     updateValues();
 }
 
-int HeatmapPainter::effectiveHead() const
+std::optional<int> HeatmapPainter::effectiveHead() const
 {
-    if (!hasResult())
-        return -1;
-    return m_head >= 0 && m_head < int(m_snapshot->result->heads.size()) ? m_head : -1;
+    if (!hasResult() || !m_head || *m_head < 0 || *m_head >= int(m_snapshot->result->heads.size()))
+        return std::nullopt;
+    return m_head;
 }
 
 void HeatmapPainter::setShowScores(bool scores)
@@ -75,7 +75,7 @@ const attn::AttentionMatrix *HeatmapPainter::values() const
         return &m_average;
     if (m_snapshotAverage)
         return &m_snapshot->result->meanWeights;
-    const attn::HeadResult &head = m_snapshot->result->heads[std::max(0, effectiveHead())];
+    const attn::HeadResult &head = m_snapshot->result->heads[std::size_t(effectiveHead().value_or(0))];
     return m_showScores ? &head.scores : &head.weights;
 }
 
@@ -91,7 +91,7 @@ void HeatmapPainter::updateValues()
     m_hasValues = true;
     // One head, or the average of a single head: read it in place.
     // The average weights come with the result (the forward pass sums them).
-    if (effectiveHead() < 0 && result.heads.size() > 1) {
+    if (!effectiveHead() && result.heads.size() > 1) {
         m_snapshotAverage = !m_showScores && result.meanWeights.size() > 0;
         m_ownsValues = !m_snapshotAverage;
         if (m_ownsValues)

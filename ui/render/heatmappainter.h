@@ -17,6 +17,7 @@
 #include <QString>
 #include <QStringList>
 #include <algorithm>
+#include <optional>
 
 class QPainter;
 class QPaintDevice;
@@ -28,10 +29,13 @@ public:
 
     void setSnapshot(SnapshotPtr snapshot);
     SnapshotPtr snapshot() const { return m_snapshot; }
-    void setHead(int head); // -1: the average over heads
-    int head() const { return m_head; }
-    // The head drawn: head(), or -1 (the average) when that head does not exist.
-    int effectiveHead() const;
+    // The snapshot's head `head`, or nullopt: the mean over its heads. A bare
+    // int is refused, so an old "-1 means the average" cannot slip back in.
+    void setHead(std::optional<int> head);
+    void setHead(int) = delete;
+    std::optional<int> head() const { return m_head; }
+    // The head drawn: head(), or nullopt (the average) when that head does not exist.
+    std::optional<int> effectiveHead() const;
     void setShowScores(bool scores);
     bool showScores() const { return m_showScores; }
     void setColorMap(ColorMap map)
@@ -132,7 +136,7 @@ private:
     int cellDecimals() const; // of the numbers in cells
 
     SnapshotPtr m_snapshot;
-    int m_head = 0;
+    std::optional<int> m_head = 0;
     QString m_valueName;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;

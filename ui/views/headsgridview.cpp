@@ -114,8 +114,8 @@ QString HeadsGridPainter::singleHeadNote()
 
 QString HeadsGridPainter::tileTitle(int index) const
 {
-    const int head = headOfTile(index);
-    return head < 0 ? QCoreApplication::translate("HeadsGridView", "average") : attn::headName(head);
+    const std::optional<int> head = headOfTile(index);
+    return head ? attn::headName(*head) : QCoreApplication::translate("HeadsGridView", "average");
 }
 
 void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &palette) const
@@ -196,7 +196,7 @@ void HeadsGridView::setSnapshot(SnapshotPtr snapshot)
     invalidate();
 }
 
-void HeadsGridView::setSelectedHead(int head)
+void HeadsGridView::setSelectedHead(std::optional<int> head)
 {
     if (head == m_grid.selectedHead())
         return;

@@ -9,6 +9,7 @@
 
 #include <QImage>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 // The grid without a widget, so export can draw it into any QPainter.
@@ -17,8 +18,9 @@ class HeadsGridPainter
 {
 public:
     void setSnapshot(SnapshotPtr snapshot);
-    void setSelectedHead(int head) { m_selected = head; } // -1: the average
-    int selectedHead() const { return m_selected; }
+    void setSelectedHead(std::optional<int> head) { m_selected = head; } // nullopt: the average
+    void setSelectedHead(int) = delete; // say std::optional<int>: no number stands for the average
+    std::optional<int> selectedHead() const { return m_selected; }
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     // The big heatmap's scale, so fixed colours mean the same in every tile.
@@ -33,11 +35,15 @@ public:
     // With several heads the last tile is their average; one head has no
     // average tile (it would only repeat the head).
     bool hasAverage() const { return tileCount() > 1; }
-    int headOfTile(int index) const { return hasAverage() && index == tileCount() - 1 ? -1 : index; }
-    int tileOfHead(int head) const
+    std::optional<int> headOfTile(int index) const
+    {
+        return hasAverage() && index == tileCount() - 1 ? std::nullopt : std::optional<int>(index);
+    }
+    // The average's tile for the average or a head that does not exist.
+    int tileOfHead(std::optional<int> head) const
     {
         const int heads = hasAverage() ? tileCount() - 1 : tileCount();
-        return head < 0 || head >= heads ? tileCount() - 1 : head;
+        return !head || *head < 0 || *head >= heads ? tileCount() - 1 : *head;
     }
     QRectF tileRect(const QRectF &bounds, int index) const;
     int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
@@ -49,7 +55,7 @@ public:
 private:
     SnapshotPtr m_snapshot;
     std::vector<HeatmapPainter> m_tiles;
-    int m_selected = -1;
+    std::optional<int> m_selected; // the average
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
     ColorScale m_colorScale;
@@ -64,13 +70,14 @@ public:
     explicit HeadsGridView(QWidget *parent = nullptr);
 
     void setSnapshot(SnapshotPtr snapshot);
-    void setSelectedHead(int head); // -1: the average
+    void setSelectedHead(std::optional<int> head); // nullopt: the average
+    void setSelectedHead(int) = delete; // say std::optional<int>: no number stands for the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     void setColorScale(const ColorScale &scale);
     void setQuery(int row);
 
-    int selectedHead() const { return m_grid.selectedHead(); }
+    std::optional<int> selectedHead() const { return m_grid.selectedHead(); }
     int tileCount() const { return m_grid.tileCount(); }
     QRectF tileRect(int index) const { return m_grid.tileRect(QRectF(rect()), index); }
     const HeadsGridPainter &gridPainter() const { return m_grid; }
@@ -79,7 +86,7 @@ public:
     QSize minimumSizeHint() const override { return {120, 120}; }
 
 signals:
-    void headSelected(int head); // -1 for the average
+    void headSelected(std::optional<int> head); // nullopt for the average
 
 protected:
     void paintEvent(QPaintEvent *event) override;

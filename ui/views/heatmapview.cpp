@@ -38,7 +38,7 @@ void HeatmapView::setQuery(int row)
         setZoom(currentLayout().scrolledTo(row, hasFocus() ? m_focusColumn : -1));
 }
 
-void HeatmapView::setHead(int head)
+void HeatmapView::setHead(std::optional<int> head)
 {
     if (head == m_painter.head())
         return;

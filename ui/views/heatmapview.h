@@ -29,7 +29,8 @@ public:
 
     void setSnapshot(SnapshotPtr snapshot);
     void setQuery(int row);
-    void setHead(int head); // -1: the average over heads
+    void setHead(std::optional<int> head); // nullopt: the average over heads
+    void setHead(int) = delete; // say std::optional<int>: no number stands for the average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     // Fitted or fixed colours; emits colorScaleChanged when it changes.
@@ -47,7 +48,7 @@ public:
 
     SnapshotPtr snapshot() const { return m_painter.snapshot(); }
     int query() const { return m_painter.query(); }
-    int head() const { return m_painter.head(); }
+    std::optional<int> head() const { return m_painter.head(); }
     bool showScores() const { return m_painter.showScores(); }
     ColorMap colorMap() const { return m_painter.colorMap(); }
     ColorScale colorScale() const { return m_painter.colorScale(); }

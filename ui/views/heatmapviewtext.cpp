@@ -44,7 +44,7 @@ QString HeatmapView::tooltipText(int row, int column) const
     const attn::AttentionResult &result = *m_painter.snapshot()->result;
     const bool masked = result.isMasked(row, column);
     const int heads = int(result.heads.size());
-    const int head = heads == 1 ? 0 : m_painter.effectiveHead();
+    const std::optional<int> head = heads == 1 ? std::optional<int>(0) : m_painter.effectiveHead();
     QStringList lines;
     // Positions from 0, as in files and on the command line; the labels tell
     // repeated words apart ("over₇").
@@ -53,7 +53,7 @@ QString HeatmapView::tooltipText(int row, int column) const
                  .arg(m_painter.rowLabels().value(row))
                  .arg(column)
                  .arg(m_painter.columnLabels().value(column));
-    if (head < 0) {
+    if (!head) {
         // The average has no single q·k: show the mean and each head's weight.
         double score = 0.0, weight = 0.0;
         QStringList perHead;
@@ -69,9 +69,9 @@ QString HeatmapView::tooltipText(int row, int column) const
         lines << tr("α per head: %1").arg(perHead.join(QStringLiteral(", ")) + (heads > 8 ? QStringLiteral(", …") : QString()));
         return lines.join(QLatin1Char('\n'));
     }
-    const attn::HeadResult &h = result.heads[head];
+    const attn::HeadResult &h = result.heads[std::size_t(*head)];
     if (heads > 1)
-        lines << tr("%1 (heads 0–%2)").arg(attn::headName(head)).arg(heads - 1);
+        lines << tr("%1 (heads 0–%2)").arg(attn::headName(*head)).arg(heads - 1);
     const double score = h.scores(row, column);
     lines << tr("score ω = %1").arg(number(score));
     if (result.scoreScale != 1.0)
@@ -92,14 +92,15 @@ void HeatmapView::updateAccessibleText()
     }
     // Weights of the head shown, or their average: only this one row is summed.
     const attn::AttentionResult &result = *m_painter.snapshot()->result;
-    const int head = m_painter.effectiveHead();
+    const std::optional<int> head = m_painter.effectiveHead();
     Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(m_painter.columns());
     for (int h = 0; h < int(result.heads.size()); ++h) {
-        if (head < 0 || h == head)
+        if (!head || h == *head)
             row += result.heads[h].weights.row(q);
     }
+    const double summed = head ? 1.0 : double(result.heads.size());
     Eigen::Index best = 0;
-    const double total = row.maxCoeff(&best) / (head < 0 ? double(result.heads.size()) : 1.0);
+    const double total = row.maxCoeff(&best) / summed;
     const QStringList &rows = m_painter.rowLabels();
     const QStringList &columns = m_painter.columnLabels();
     if (m_focusColumn >= 0 && m_focusColumn < m_painter.columns()) {
@@ -109,7 +110,7 @@ void HeatmapView::updateAccessibleText()
             masked ? tr("Query “%1”, key “%2”: masked, weight 0").arg(rows.value(q), columns.value(m_focusColumn))
                    : tr("Query “%1”, key “%2”: weight %3")
                          .arg(rows.value(q), columns.value(m_focusColumn),
-                              number(row(m_focusColumn) / (head < 0 ? double(result.heads.size()) : 1.0))));
+                              number(row(m_focusColumn) / summed)));
         return;
     }
     setAccessibleDescription(tr("Query “%1” attends most to “%2” with weight %3")

@@ -17,7 +17,7 @@ class QWidget;
 // What the window shows right now; exports follow it.
 struct ExportViewState
 {
-    int head = 0;            // -1: the average over heads
+    std::optional<int> head = 0; // of the shown layer; nullopt: the average over its heads
     bool showScores = false; // the heatmap shows raw scores instead of weights
     ColorMap colorMap = ColorMap::Viridis;
 };

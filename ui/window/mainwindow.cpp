@@ -2,6 +2,7 @@
 
 #include "barchartview.h"
 #include "crossattentionpanel.h"
+#include "headbox.h"
 #include "document.h"
 #include "embeddingeditor.h"
 #include "exportactions.h"
@@ -50,7 +51,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     m_fileActions = new FileActions(document, this);
     m_exportActions = new ExportActions(document, this);
     m_modelActions = new ModelActions(document, this);
-    m_exportActions->setStateProvider([this] { return ExportViewState{m_document->selection()->head().fileIndex(), m_document->selection()->showScores(),
+    m_exportActions->setStateProvider([this] { return ExportViewState{m_document->selection()->head().head, m_document->selection()->showScores(),
                                m_document->selection()->colorMap()}; });
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
@@ -176,7 +177,7 @@ QWidget *MainWindow::buildHeatmapPanel()
 
     connect(m_matrixGroup, &QButtonGroup::idClicked, this, [this](int id) { setShowScores(id == 1); });
     connect(m_headBox, qOverload<int>(&QComboBox::activated), this,
-            [this](int index) { selectHead(m_headBox->itemData(index).toInt()); });
+            [this](int index) { selectHead(headOfBoxItem(m_headBox, index)); });
     return panel;
 }
 
@@ -319,7 +320,7 @@ void MainWindow::onSessionChanged()
         for (int h = 0; h < s.attention.heads; ++h)
             m_headBox->addItem(tr("%1 of %2").arg(h).arg(s.attention.heads), h);
         if (s.attention.heads > 1)
-            m_headBox->addItem(tr("average of %1").arg(s.attention.heads), -1);
+            m_headBox->addItem(tr("average of %1").arg(s.attention.heads));
     }
     showHead(m_document->selection()->head()); // the list may be new; the selection already fits it
 }
@@ -350,12 +351,12 @@ void MainWindow::onResultChanged()
     updateStatus();
 }
 
-int MainWindow::selectedHead() const { return m_document->selection()->head().fileIndex(); }
+std::optional<int> MainWindow::selectedHead() const { return m_document->selection()->head().head; }
 
-void MainWindow::selectHead(int head)
+void MainWindow::selectHead(std::optional<int> head)
 {
     ViewSelection *selection = m_document->selection();
-    selection->setHead(HeadRef::fromFileIndex(selection->layer(), head));
+    selection->setHead(head ? HeadRef::one(selection->layer(), *head) : HeadRef::average(selection->layer()));
 }
 
 void MainWindow::setShowScores(bool scores) { m_document->selection()->setShowScores(scores); }
@@ -364,9 +365,8 @@ void MainWindow::setColorMap(ColorMap map) { m_document->selection()->setColorMa
 
 void MainWindow::showHead(const HeadRef &ref)
 {
-    const int head = ref.fileIndex();
-    m_heatmap->setHead(head);
-    m_headsGrid->setSelectedHead(head);
+    m_heatmap->setHead(ref.head);
+    m_headsGrid->setSelectedHead(ref.head);
     // The views that follow one real head show head 0 for the average.
     const int one = ref.headOr(0);
     m_pipeline->setHead(one);
@@ -377,7 +377,7 @@ void MainWindow::showHead(const HeadRef &ref)
     if (auto *practice = findChild<PracticeDialog *>())
         practice->setHead(one);
     const QSignalBlocker block(m_headBox);
-    m_headBox->setCurrentIndex(std::max(0, m_headBox->findData(head)));
+    m_headBox->setCurrentIndex(std::max(0, boxItemOfHead(m_headBox, ref.head)));
 }
 
 void MainWindow::showScoresOrWeights(bool scores)

@@ -45,8 +45,8 @@ public:
     BarChartView *barChart() const { return m_barChart; }
     WalkthroughPanel *walkthrough() const { return m_walkthrough; }
     CrossAttentionPanel *crossAttention() const { return m_cross; }
-    // The selection's head as files number it (-1: the average).
-    int selectedHead() const;
+    // The selection's head of the shown layer; nullopt: the average.
+    std::optional<int> selectedHead() const;
     // True while the walkthrough's tab is the one on screen.
     bool walkthroughOnScreen() const { return m_walkthroughOnScreen; }
     QComboBox *headBox() const { return m_headBox; }
@@ -65,7 +65,7 @@ public:
 
 public slots:
     // Requests to the document's selection; the views follow its signals.
-    void selectHead(int head); // of the shown layer; -1: its average
+    void selectHead(std::optional<int> head); // of the shown layer; nullopt: its average
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
     // Puts `head` on every view and in the head list (after the list was rebuilt).

@@ -42,7 +42,10 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
     connect(m_model, &ModelDocument::queryChanged, m_rollout, &RolloutView::setQuery);
     connect(m_document->selection(), &ViewSelection::colorMapChanged, m_rollout, &RolloutView::setColorMap);
-    connect(m_grid, &ModelGridView::tileMenuRequested, this, &ModelActions::popupHeadMenu);
+    // The grid numbers the average -1, as files do (modelgridview.h).
+    connect(m_grid, &ModelGridView::tileMenuRequested, this, [this](int layer, int head, const QPoint &globalPos) {
+        popupHeadMenu(HeadRef::fromFileIndex(layer, head), globalPos);
+    });
     connect(m_model, &ModelDocument::opened, this, &ModelActions::onOpened);
     connect(m_model, &ModelDocument::closed, this, &ModelActions::onClosed);
     connect(m_model, &ModelDocument::resultChanged, this, &ModelActions::onResult);
@@ -133,7 +136,7 @@ void ModelActions::populateMenu(QMenu *file)
     box->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(box, &QWidget::customContextMenuRequested, this, [this, box](const QPoint &pos) {
         if (m_model->isOpen())
-            popupHeadMenu(m_model->layer(), m_model->head(), box->mapToGlobal(pos));
+            popupHeadMenu(m_document->selection()->head(), box->mapToGlobal(pos));
     });
 }
 
@@ -195,7 +198,7 @@ bool ModelActions::applyToWindow()
         for (int h = 0; h < heads; ++h)
             box->addItem(tr("%1 of %2").arg(h).arg(heads), h);
         if (heads > 1)
-            box->addItem(tr("average of %1").arg(heads), -1);
+            box->addItem(tr("average of %1").arg(heads));
         m_window->showHead(m_document->selection()->head());
     }
     updateHeadBoxMarks();

@@ -6,6 +6,8 @@
 // box's context menus).
 // The window creates it and calls a few hooks; the rest is wired here.
 
+#include "headref.h"
+
 #include <QObject>
 #include <QPointer>
 
@@ -46,9 +48,9 @@ public:
     // chips and head box and returns true: the session's must not replace them.
     bool applyToWindow();
 
-    // The context menu of head `head` of `layer` (-1: the average, which only
-    // offers to switch every head back on); the caller shows or deletes it.
-    QMenu *headMenu(int layer, int head);
+    // The context menu of `head` (the average only offers to switch every
+    // head back on); the caller shows or deletes it.
+    QMenu *headMenu(const HeadRef &head);
     void switchHead(int layer, int head, bool off);
     void switchAllOn();
 
@@ -74,7 +76,7 @@ private:
     void onAblation();
     void updateHeadBoxMarks();
     void updateRollout();
-    void popupHeadMenu(int layer, int head, const QPoint &globalPos);
+    void popupHeadMenu(const HeadRef &head, const QPoint &globalPos);
 
     Document *m_document;
     ModelDocument *m_model;

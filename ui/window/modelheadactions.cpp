@@ -4,6 +4,7 @@
 #include "modelactions.h"
 
 #include "document.h"
+#include "headbox.h"
 #include "mainwindow.h"
 #include "modeldocument.h"
 #include "modelgridview.h"
@@ -35,19 +36,20 @@ void ModelActions::updateHeadBoxMarks()
     QComboBox *box = m_window->headBox();
     const int heads = m_model->config()->heads;
     for (int i = 0; i < box->count(); ++i) {
-        const int h = box->itemData(i).toInt();
-        if (h < 0)
+        const std::optional<int> h = headOfBoxItem(box, i);
+        if (!h)
             continue;
-        box->setItemText(i, m_model->isAblated(m_model->layer(), h) ? tr("%1 of %2 · switched off").arg(h).arg(heads)
-                                                                    : tr("%1 of %2").arg(h).arg(heads));
+        box->setItemText(i, m_model->isAblated(m_model->layer(), *h) ? tr("%1 of %2 · switched off").arg(*h).arg(heads)
+                                                                     : tr("%1 of %2").arg(*h).arg(heads));
     }
 }
 
-QMenu *ModelActions::headMenu(int layer, int head)
+QMenu *ModelActions::headMenu(const HeadRef &ref)
 {
     auto *menu = new QMenu(m_window);
     menu->setObjectName(QStringLiteral("headMenu"));
-    if (head >= 0) {
+    if (ref.head) {
+        const int layer = ref.layer, head = *ref.head;
         const bool off = m_model->isAblated(layer, head);
         QAction *one = menu->addAction(off ? tr("Switch head %1:%2 back on").arg(layer).arg(head)
                                            : tr("Switch head %1:%2 off").arg(layer).arg(head),
@@ -65,9 +67,9 @@ QMenu *ModelActions::headMenu(int layer, int head)
     return menu;
 }
 
-void ModelActions::popupHeadMenu(int layer, int head, const QPoint &globalPos)
+void ModelActions::popupHeadMenu(const HeadRef &head, const QPoint &globalPos)
 {
-    QMenu *menu = headMenu(layer, head);
+    QMenu *menu = headMenu(head);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(globalPos);
 }
