@@ -27,6 +27,16 @@ struct LayerHead
     bool operator==(const LayerHead &o) const { return layer == o.layer && head == o.head; }
 };
 
+// A change to one position's input: `delta` (d_model values) is added to the
+// token's embedding row before the position embedding (and BERT's token type
+// embedding and embedding LayerNorm), as if that token's own vector had been
+// edited for this position only. Several edits of one position add up.
+struct EmbeddingEdit
+{
+    int position = 0;
+    RowVector<float> delta;
+};
+
 struct ForwardOptions
 {
     // Heads switched off: their context is zero before the layer's output
@@ -37,6 +47,9 @@ struct ForwardOptions
     // BERT: positions holding this id get masked-token predictions (when the
     // checkpoint has the MLM head). -1: none.
     int maskTokenId = -1;
+    // Input changes (model/inputedit.h makes them); a position or size that
+    // does not fit the input is refused with ModelInputError.
+    std::vector<EmbeddingEdit> embeddingEdits;
 };
 
 // One layer's attention as the views need it. Q, K, V and the context hold
