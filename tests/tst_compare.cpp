@@ -296,6 +296,13 @@ private slots:
             QVERIFY(picture.save(path));
         QVERIFY(f.data().cellwise);
         QCOMPARE(f.data().headChange.size(), std::size_t(2));
+        // Another sentence of another length: only the heads side by side.
+        f.view->sentenceEdit()->setText(QStringLiteral("qmEjxBtrkwaDcsqmEjx"));
+        QVERIFY(f.choose(ComparisonVariant::Kind::OtherSentence));
+        QVERIFY(!f.data().cellwise);
+        QTest::qWait(50);
+        if (!path.isEmpty())
+            QVERIFY(dock->grab().toImage().save(QString(path).replace(QLatin1String(".png"), QLatin1String("-sentence.png"))));
     }
 };
 

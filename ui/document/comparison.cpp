@@ -176,12 +176,14 @@ bool Comparison::setVariant(const ComparisonVariant &variant)
     QString error;
     if (!prepare(variant, &error)) {
         setMessage(error);
+        m_messageFromRun = false; // the user's attempt: stays until the next one
         return false;
     }
     m_variant = variant;
     m_hasVariant = true;
     ++m_variantSerial;
     setMessage({});
+    m_messageFromRun = false;
     request();
     return true;
 }
@@ -228,6 +230,7 @@ void Comparison::start()
     std::shared_ptr<Job> job = prepare(m_variant, &error);
     if (!job) {
         setMessage(error);
+        m_messageFromRun = true;
         return;
     }
     job->serial = m_variantSerial;
@@ -263,8 +266,11 @@ void Comparison::onFinished()
     emit busyChanged(false);
     if (!job->error.isEmpty()) {
         setMessage(tr("Variant B cannot be computed: %1").arg(job->error));
+        m_messageFromRun = true;
         return;
     }
+    if (std::exchange(m_messageFromRun, false))
+        setMessage({});
     if (!job->input.otherHead) {
         m_traceB = job->input.b;
         m_traceBFrom = job->input.a;

@@ -70,6 +70,7 @@ private:
     bool m_hasVariant = false;
     std::shared_ptr<const ComparisonData> m_data;
     QString m_message;
+    bool m_messageFromRun = false; // m_message says why the last run could not start or finish
     // B's trace for the variant and the A it was made from, kept while only the head shown changes.
     std::shared_ptr<const attn::ModelTrace> m_traceB;
     std::shared_ptr<const attn::ModelTrace> m_traceBFrom;

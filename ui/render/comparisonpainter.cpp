@@ -16,6 +16,21 @@ constexpr int kMaxVectorCells = 65536;
 
 QString tr(const char *text) { return QCoreApplication::translate("ComparisonPainter", text); }
 
+constexpr double kMaxTile = 72; // a grid of few heads stays a grid, not a wall of colour
+constexpr double kGridGap = 3;  // modelgridpainter's gap between tiles
+
+// Where the change grid goes inside the Changes panel: below its caption, tiles at most kMaxTile.
+QRectF gridBounds(const QRectF &changes, const QFontMetricsF &fm, int layers, int heads)
+{
+    QRectF r = changes.adjusted(0, fm.height() + 4, 0, 0);
+    const ModelGridLayout l = modelGridLayout(r, layers, heads, fm);
+    if (l.tileSide() > kMaxTile) {
+        r.setWidth(l.labelWidth + heads * (kMaxTile + kGridGap));
+        r.setHeight(l.labelHeight + layers * (kMaxTile + kGridGap));
+    }
+    return r;
+}
+
 QString formatValue(double v)
 {
     const double a = std::fabs(v);
@@ -230,7 +245,7 @@ void ComparisonPainter::paintChanges(QPainter &p, const QRectF &rect, const QPal
         }
         tiles.push_back(std::move(row));
     }
-    const QRectF gridRect = rect.adjusted(0, fm.height() + 4, 0, 0);
+    const QRectF gridRect = gridBounds(rect, fm, int(tiles.size()), int(tiles.front().size()));
     paintModelGrid(p, gridRect, tiles, m_data->layer, m_data->head, palette);
     const ModelGridLayout grid = modelGridLayout(gridRect, int(tiles.size()), int(tiles.front().size()), fm);
     if (grid.tileSide() < fm.horizontalAdvance(QStringLiteral("0.000")) + 4)
@@ -261,8 +276,8 @@ bool ComparisonPainter::tileAt(const QRectF &bounds, const QFont &font, const QP
     if (!m_data || m_data->isEmpty() || m_data->headChange.empty())
         return false;
     const QFontMetricsF fm(font);
-    const QRectF gridRect = layout(bounds, font).changes.adjusted(0, fm.height() + 4, 0, 0);
-    const ModelGridLayout grid = modelGridLayout(gridRect, int(m_data->headChange.size()),
-                                                 int(m_data->headChange.front().size()), fm);
+    const int layers = int(m_data->headChange.size()), heads = int(m_data->headChange.front().size());
+    const ModelGridLayout grid = modelGridLayout(gridBounds(layout(bounds, font).changes, fm, layers, heads), layers,
+                                                 heads, fm);
     return grid.tileAt(pos, layer, head);
 }

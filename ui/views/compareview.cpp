@@ -221,13 +221,15 @@ bool CompareView::apply()
 
 void CompareView::showEvent(QShowEvent *event)
 {
-    m_comparison->setActive(true);
+    if (m_comparison)
+        m_comparison->setActive(true);
     QWidget::showEvent(event);
 }
 
 void CompareView::hideEvent(QHideEvent *event)
 {
-    m_comparison->setActive(false); // a hidden dock runs no second forward pass
+    if (m_comparison)
+        m_comparison->setActive(false); // a hidden dock runs no second forward pass
     QWidget::hideEvent(event);
 }
 

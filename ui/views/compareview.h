@@ -6,6 +6,7 @@
 
 #include "comparison.h"
 
+#include <QPointer>
 #include <QWidget>
 #include <vector>
 
@@ -52,7 +53,8 @@ private:
     void refreshDimensions();
     ComparisonVariant variantFromControls() const;
 
-    Comparison *m_comparison;
+    // Guarded: the window may destroy the comparison before this widget, whose hiding then touches it.
+    QPointer<Comparison> m_comparison;
     CompareCanvas *m_canvas;
     QComboBox *m_kind;
     QStackedWidget *m_pages;

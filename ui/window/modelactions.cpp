@@ -101,7 +101,9 @@ void ModelActions::populateMenu(QMenu *file)
     // Run A beside a variant B: another head, sentence, token or embedding (compareview.h).
     m_compareDock = new QDockWidget(tr("Compare runs"), m_window);
     m_compareDock->setObjectName(QStringLiteral("compare"));
-    m_compareDock->setWidget(new CompareView(new Comparison(m_model, this)));
+    auto *comparison = new Comparison(m_model);
+    m_compareDock->setWidget(new CompareView(comparison));
+    comparison->setParent(m_compareDock->widget()); // lives exactly as long as its view
     m_window->addDockWidget(Qt::BottomDockWidgetArea, m_compareDock);
     m_compareDock->hide();
     QAction *compare = file->addAction(tr("Com&pare Runs…"), this, [this] {
