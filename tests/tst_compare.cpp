@@ -292,8 +292,11 @@ private slots:
         const QImage picture = dock->grab().toImage();
         QVERIFY(!picture.isNull());
         const QString path = qEnvironmentVariable("ATTN_COMPARE_PNG");
-        if (!path.isEmpty())
+        if (!path.isEmpty()) {
             QVERIFY(picture.save(path));
+            QCOMPARE(f.view->exportTo(QString(path).replace(QLatin1String(".png"), QLatin1String("-export.png"))),
+                     QString());
+        }
         QVERIFY(f.data().cellwise);
         QCOMPARE(f.data().headChange.size(), std::size_t(2));
         // Another sentence of another length: only the heads side by side.

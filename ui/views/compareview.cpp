@@ -16,6 +16,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 namespace {
 using Kind = ComparisonVariant::Kind;
@@ -194,6 +195,9 @@ void CompareView::refreshDimensions()
             continue;
         const double value = model->tokenEmbedding(doc->tokens()[std::size_t(position)].id, i);
         const QSignalBlocker block(m_dims[std::size_t(i)]);
+        // Wide enough for the token's own value, so that starting there changes nothing.
+        const int range = std::max(kDimRange, int(std::ceil(std::fabs(value) / kDimStep)) + 100);
+        m_dims[std::size_t(i)]->setRange(-range, range);
         m_dims[std::size_t(i)]->setValue(int(std::lround(value / kDimStep)));
         m_dimLabels[std::size_t(i)]->setText(tr("d%1 = %2").arg(i).arg(value, 0, 'f', 2));
     }
