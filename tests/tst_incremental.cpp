@@ -10,6 +10,7 @@
 #include "learn/gpt2training.h"
 #include "model/forward.h"
 #include "model/incremental.h"
+#include "model/inputedit.h"
 #include "model/modelloader.h"
 #include "prng.h"
 
@@ -248,6 +249,24 @@ private slots:
         QVERIFY(prefixIdentical(extended, previous, 3));
         // Position 3 itself is new: its key differs from the old one.
         QVERIFY(extended.layers[0].keys.row(3) != previous.layers[0].keys.row(3));
+    }
+
+    // An edited embedding (model/inputedit.h) is a changed input at its position: reuse stops there.
+    void anEditedEmbeddingRecomputesFromItsPosition()
+    {
+        const ModelTrace previous = forward(*m_gpt2, m_ids);
+        ForwardOptions edited;
+        edited.embeddingEdits.push_back({3, deltaTowards(*m_gpt2, m_ids[3], m_ids[1], 0.5)});
+        QCOMPARE(reusablePrefix(*m_gpt2, previous, m_ids, edited), 3);
+        const ModelTrace extended = extendTrace(*m_gpt2, previous, m_ids, edited);
+        const QString why = traceDifference(extended, forward(*m_gpt2, m_ids, edited));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(prefixIdentical(extended, previous, 3));
+        // Typing on after the edited text keeps the edit's rows.
+        std::vector<int> longer = m_ids;
+        longer.push_back(5);
+        QCOMPARE(reusablePrefix(*m_gpt2, extended, longer, edited), 7);
+        QCOMPARE(reusablePrefix(*m_gpt2, extended, longer, {}), 3);
     }
 
     // A shorter text (or the same one) recomputes only its last position.

@@ -39,13 +39,21 @@ Matrix norm(const Matrix &x, const LayerNormParameters &p, double eps)
 
 Matrix dense(const MatrixIn<float> &x, const DenseParameters &p) { return linear<float>(x, p.weight, p.bias); }
 
-// Token (+ position, + token type 0) embeddings of positions from ... n-1.
-Matrix embed(const ModelParameters &model, const std::vector<int> &ids, Eigen::Index from = 0)
+// Token (+ edits, + position, + token type 0) embeddings of positions from ... n-1.
+Matrix embed(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+             Eigen::Index from = 0)
 {
     const Eigen::Index n = Eigen::Index(ids.size());
     Matrix h(n - from, model.config.dModel);
     for (Eigen::Index i = from; i < n; ++i)
         h.row(i - from) = model.tokenEmbedding.row(ids[std::size_t(i)]) + model.positionEmbedding.row(i);
+    for (const EmbeddingEdit &e : options.embeddingEdits) {
+        if (e.position < 0 || e.position >= n || e.delta.size() != model.config.dModel)
+            refuse(QStringLiteral("an embedding edit of position %1 with %2 values does not fit %3 tokens of %4")
+                       .arg(e.position).arg(e.delta.size()).arg(n).arg(model.config.dModel));
+        if (e.position >= from)
+            h.row(e.position - from) += e.delta;
+    }
     if (model.config.family == ModelFamily::Bert)
         h.rowwise() += model.tokenTypeEmbedding.row(0);
     return h;
@@ -154,7 +162,7 @@ void forwardBert(const ModelParameters &model, const std::vector<int> &ids, cons
                  ModelTrace &trace)
 {
     const ModelConfig &c = model.config;
-    Matrix h = norm(embed(model, ids), model.embeddingNorm, c.layerNormEpsilon);
+    Matrix h = norm(embed(model, ids, options), model.embeddingNorm, c.layerNormEpsilon);
     trace.hidden.push_back(h);
     for (int l = 0; l < c.layers; ++l) {
         stopIfCancelled(options);
@@ -201,7 +209,7 @@ ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int
     trace.layers.resize(std::size_t(c.layers));
     trace.hidden.reserve(std::size_t(c.layers) + 1);
     // h: the residual stream of the new positions only.
-    Matrix h = embed(model, ids, from);
+    Matrix h = embed(model, ids, options, from);
     trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
     for (int l = 0; l < c.layers; ++l) {
         stopIfCancelled(options);

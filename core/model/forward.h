@@ -28,6 +28,16 @@ struct LayerHead
     bool operator==(const LayerHead &o) const { return layer == o.layer && head == o.head; }
 };
 
+// A change to one position's input: `delta` (d_model values) is added to the
+// token's embedding row before the position embedding (and BERT's token type
+// embedding and embedding LayerNorm), as if that token's own vector had been
+// edited for this position only. Several edits of one position add up.
+struct EmbeddingEdit
+{
+    int position = 0;
+    RowVector<float> delta;
+};
+
 struct ForwardOptions
 {
     // Heads switched off: their context is zero before the layer's output
@@ -38,8 +48,11 @@ struct ForwardOptions
     // BERT: positions holding this id get masked-token predictions (when the
     // checkpoint has the MLM head). -1: none.
     int maskTokenId = -1;
+    // Input changes (model/inputedit.h makes them); a position or size that
+    // does not fit the input is refused with ModelInputError.
+    std::vector<EmbeddingEdit> embeddingEdits;
     // Raised from another thread when nobody wants the result any more: the
-    // pass then throws attn::Cancelled (attention.h) before its next layer.
+    // pass then throws attn::Cancelled (cancel.h) before its next layer.
     // Never kept in a trace's options.
     const std::atomic<bool> *cancel = nullptr;
 };

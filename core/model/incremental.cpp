@@ -1,5 +1,7 @@
 #include "model/incremental.h"
 
+#include "model/inputedit.h"
+
 #include <algorithm>
 
 namespace attn {
@@ -44,7 +46,9 @@ int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, con
     if (!wellFormed(c, previous))
         return 0;
     const auto differs = std::mismatch(previous.tokenIds.begin(), previous.tokenIds.end(), ids.begin(), ids.end());
-    const int common = int(differs.first - previous.tokenIds.begin());
+    // An edited embedding changes its position's row as a changed token does.
+    const int common = firstDifferingEdit(previous.options.embeddingEdits, options.embeddingEdits,
+                                          int(differs.first - previous.tokenIds.begin()), c.dModel);
     // The last position is always computed: the next-token prediction reads its row.
     return std::min(common, int(ids.size()) - 1);
 }

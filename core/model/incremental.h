@@ -13,7 +13,7 @@ namespace attn {
 // The trace forward(model, ids, options) gives, reusing `previous` (a trace
 // of this same model: nothing checks the weights) where it
 // can: for GPT-2 computed with the same ablated heads and score keeping, the
-// positions from the first id that differs from previous.tokenIds on are
+// positions from the first id (or embedding edit) that differs from previous on are
 // computed (at least the last one, which gives the next-token prediction:
 // a shorter text or the same one recomputes only its last position).
 // Anything else (BERT, whose positions all see each other; other options; a

@@ -1,5 +1,7 @@
 #include "modelactions.h"
 
+#include "comparison.h"
+#include "compareview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "embeddingeditor.h"
@@ -101,6 +103,26 @@ void ModelActions::populateMenu(QMenu *file)
     close->setEnabled(false);
     connect(m_model, &ModelDocument::opened, close, [close] { close->setEnabled(true); });
     connect(m_model, &ModelDocument::closed, close, [close] { close->setEnabled(false); });
+    // Run A beside a variant B: another head, sentence, token or embedding (compareview.h).
+    m_compareDock = new QDockWidget(tr("Compare runs"), m_window);
+    m_compareDock->setObjectName(QStringLiteral("compare"));
+    auto *comparison = new Comparison(m_model);
+    m_compareDock->setWidget(new CompareView(comparison));
+    comparison->setParent(m_compareDock->widget()); // lives exactly as long as its view
+    m_window->addDockWidget(Qt::BottomDockWidgetArea, m_compareDock);
+    m_compareDock->hide();
+    QAction *compare = file->addAction(tr("Com&pare Runs…"), this, [this] {
+        m_compareDock->show();
+        m_compareDock->raise();
+    });
+    compare->setObjectName(QStringLiteral("compareRuns"));
+    compare->setStatusTip(tr("The shown head beside another head, sentence, replaced token or moved embedding"));
+    compare->setEnabled(false);
+    connect(m_model, &ModelDocument::opened, compare, [compare] { compare->setEnabled(true); });
+    connect(m_model, &ModelDocument::closed, this, [this, compare] {
+        compare->setEnabled(false);
+        m_compareDock->hide();
+    });
 
 
     m_nextDock = new QDockWidget(tr("Next token"), m_window);

@@ -2,7 +2,7 @@
 // Trained models in the window: File › Open Model…, the Models submenu of
 // the Hugging Face cache, Close Model, dropped folders, the layer selector,
 // the layers × heads grid in the "All heads" dock, the next-token dock, the
-// attention rollout dock, and switching heads off (the grid's and the head
+// attention rollout dock, the Compare runs dock, and switching heads off (the grid's and the head
 // box's context menus).
 // The window creates it and calls a few hooks; the rest is wired here.
 
@@ -58,6 +58,7 @@ public:
     ModelGridPanel *gridPanel() const { return m_gridPanel; }
     RolloutView *rollout() const { return m_rollout; }
     QDockWidget *rolloutDock() const { return m_rolloutDock; }
+    QDockWidget *compareDock() const { return m_compareDock; }
     NextTokenView *nextTokens() const { return m_next; }
     QComboBox *layerBox() const { return m_layerBox; }
     QMenu *modelsMenu() const { return m_modelsMenu; }
@@ -87,6 +88,7 @@ private:
     QDockWidget *m_nextDock = nullptr;
     RolloutView *m_rollout = nullptr;
     QDockWidget *m_rolloutDock = nullptr;
+    QDockWidget *m_compareDock = nullptr;
     QComboBox *m_layerBox = nullptr;
     QLabel *m_layerLabel = nullptr;
     QMenu *m_modelsMenu = nullptr;
