@@ -228,7 +228,7 @@ private slots:
         QFETCH(int, keys);
         // Scores up to 1e3: exp would overflow without the row maximum.
         MatD s = randomMatrix(queries, keys, 7, 300.0);
-        softmaxRowsInPlace(s, causal);
+        scaledSoftmaxRows<double>(s, 1.0, causal, s); // the op every attention uses
         for (int i = 0; i < queries; ++i) {
             const int visible = causal ? i + 1 + keys - queries : keys;
             QVERIFY2(std::fabs(s.row(i).sum() - 1.0) < 1e-12, qPrintable(QString::number(i)));
@@ -243,7 +243,7 @@ private slots:
     void softmaxStable()
     {
         MatD s = mat(1, 3, {1000.0, 1001.0, 1002.0});
-        softmaxRowsInPlace(s, false);
+        scaledSoftmaxRows<double>(s, 1.0, false, s);
         const double e1 = std::exp(-1.0), e2 = std::exp(-2.0), sum = 1 + e1 + e2;
         COMPARE_NEAR(s, mat(1, 3, {e2 / sum, e1 / sum, 1 / sum}), 1e-15);
         RowVector<float> logits(3);

@@ -1,6 +1,6 @@
 #include "model/forward.h"
 
-#include "attention.h"
+#include "cancel.h"
 #include "model/attentionop.h"
 #include "model/incremental.h"
 #include "model/ops.h"
@@ -99,6 +99,7 @@ AttentionSettings attentionSettings(const ModelConfig &c, int layer, const Forwa
     if (c.scaleByInverseLayerIndex)
         settings.scale /= double(layer + 1);
     settings.keepScores = options.keepScores;
+    settings.cancel = options.cancel; // the window's newer request stops the pass at the next head
     settings.switchedOff.assign(std::size_t(c.heads), false);
     for (int h = 0; h < c.heads; ++h)
         settings.switchedOff[std::size_t(h)] = options.ablatedHeads.count(LayerHead{layer, h}) > 0;

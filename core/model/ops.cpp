@@ -1,7 +1,5 @@
 #include "model/ops.h"
 
-#include "twothreads.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -79,39 +77,6 @@ void addResidual(RowMatrix<S> &h, const MatrixIn<S> &delta)
     h += delta;
 }
 
-namespace {
-
-template<typename S>
-void softmaxRowRange(RowMatrix<S> &x, bool causal, Eigen::Index begin, Eigen::Index end)
-{
-    const Eigen::Index n = x.rows(), m = x.cols();
-    for (Eigen::Index i = begin; i < end; ++i) {
-        // m >= n under the mask (keys of earlier positions may come first), so
-        // every query sees at least one key.
-        const Eigen::Index visible = causal ? std::clamp<Eigen::Index>(i + 1 + m - n, 1, m) : m;
-        auto keys = x.row(i).head(visible);
-        const S largest = keys.maxCoeff();
-        keys = (keys.array() - largest).exp().matrix();
-        keys /= keys.sum();
-        x.row(i).tail(m - visible).setZero();
-    }
-}
-
-} // namespace
-
-template<typename S>
-void softmaxRowsInPlace(RowMatrix<S> &x, bool causal)
-{
-    const Eigen::Index n = x.rows();
-    if (x.size() < (Eigen::Index(1) << 17)) {
-        softmaxRowRange(x, causal, 0, n);
-        return;
-    }
-    // Two cores: under the mask later rows hold more keys, so split the work, not the rows.
-    const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
-    runBoth([&] { softmaxRowRange(x, causal, 0, half); }, [&] { softmaxRowRange(x, causal, half, n); });
-}
-
 template<typename S>
 RowVector<S> softmax(const VectorIn<S> &logits)
 {
@@ -129,7 +94,6 @@ RowVector<S> softmax(const VectorIn<S> &logits)
     template RowMatrix<S> mlp<S>(const MatrixIn<S> &, const MatrixIn<S> &, const VectorIn<S> &, const MatrixIn<S> &, \
                                  const VectorIn<S> &, Activation);                                                   \
     template void addResidual<S>(RowMatrix<S> &, const MatrixIn<S> &);                                               \
-    template void softmaxRowsInPlace<S>(RowMatrix<S> &, bool);                                                       \
     template RowVector<S> softmax<S>(const VectorIn<S> &);
 
 ATTN_OPS_INSTANTIATE(float)

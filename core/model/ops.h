@@ -37,13 +37,6 @@ RowMatrix<S> mlp(const MatrixIn<S> &x, const MatrixIn<S> &w1, const VectorIn<S> 
 template<typename S>
 void addResidual(RowMatrix<S> &h, const MatrixIn<S> &delta);
 
-// Each row's softmax over the keys a query may see, in place: under the
-// causal mask query i (of n) sees keys 0 ... i + m - n (m keys: the last n
-// keys are the queries' own positions), and every other entry becomes
-// exactly 0. Stable: the row's maximum is subtracted first.
-template<typename S>
-void softmaxRowsInPlace(RowMatrix<S> &x, bool causal);
-
 // Softmax of one row vector (next-token or masked-token logits).
 template<typename S>
 RowVector<S> softmax(const VectorIn<S> &logits);
