@@ -18,18 +18,10 @@
 
 namespace {
 
-// As ModelDocument::rebuildSnapshot: the tokens' texts label both axes.
 SnapshotPtr layerSnapshot(const ModelRun &run, int layer)
 {
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    QStringList texts;
-    for (const QString &t : run.texts)
-        texts << t;
-    snapshot->rowTokens = attn::tokenLabels(texts);
-    snapshot->columnTokens = snapshot->rowTokens;
-    snapshot->result = std::make_shared<const attn::AttentionResult>(attn::layerAttention(*run.model, run.trace, layer));
-    snapshot->embeddings = snapshot->result->inputs; // the bars: what enters the layer against what attention adds
-    return snapshot;
+    return modelLayerSnapshot(QStringList(run.texts.begin(), run.texts.end()), std::make_shared<const attn::AttentionResult>(
+                                             attn::layerAttention(*run.model, run.trace, layer)), layer);
 }
 
 // The dashboard's two title lines, as dashboardTitle() writes them for a session.

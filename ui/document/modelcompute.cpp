@@ -9,7 +9,6 @@
 #include "model/incremental.h"
 #include "model/layerview.h"
 #include "model/rollout.h"
-#include "notation.h"
 
 #include <QElapsedTimer>
 #include <algorithm>
@@ -201,20 +200,14 @@ void ModelDocument::requestLayer()
 
 void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionResult> result)
 {
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
     QStringList texts;
     for (const attn::ModelToken &t : m_tokens)
         texts << t.text;
-    snapshot->rowTokens = attn::tokenLabels(texts);
-    snapshot->columnTokens = snapshot->rowTokens;
+    const bool shown = m_model && result;
+    auto snapshot = modelLayerSnapshot(texts, shown ? std::move(result) : nullptr, m_model ? layer : -1);
+    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
     m_snapshotLayer = layer;
-    if (m_model && result) {
-        snapshot->result = std::move(result);
-        // The bars compare what enters the layer with what its attention adds.
-        snapshot->embeddings = snapshot->result->inputs;
-    } else if (m_model) {
+    if (m_model && !shown)
         snapshot->error = isComputing() ? tr("computing…") : tr("type a text for the model to read");
-    }
     m_snapshot = snapshot;
 }

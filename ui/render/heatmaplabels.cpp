@@ -22,6 +22,8 @@ QString tr(const char *text)
 QString HeatmapPainter::title() const
 {
     QString text = m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    if (m_snapshot && m_snapshot->modelLayer >= 0)
+        text += QStringLiteral(" · ") + tr("layer %1").arg(m_snapshot->modelLayer);
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
     if (heads > 1) {
         const std::optional<int> head = effectiveHead();

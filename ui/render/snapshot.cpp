@@ -28,3 +28,16 @@ SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision
     snapshot->milliseconds = timer.nsecsElapsed() / 1e6;
     return snapshot;
 }
+
+std::shared_ptr<AttentionSnapshot> modelLayerSnapshot(const QStringList &tokenTexts,
+                                                      std::shared_ptr<const attn::AttentionResult> result, int layer)
+{
+    auto snapshot = std::make_shared<AttentionSnapshot>();
+    snapshot->rowTokens = attn::tokenLabels(tokenTexts);
+    snapshot->columnTokens = snapshot->rowTokens;
+    snapshot->modelLayer = layer;
+    snapshot->result = std::move(result);
+    if (snapshot->result)
+        snapshot->embeddings = snapshot->result->inputs;
+    return snapshot;
+}

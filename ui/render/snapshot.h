@@ -21,6 +21,9 @@ struct AttentionSnapshot
     std::shared_ptr<const attn::AttentionResult> result; // null when it could not be computed
     QString error; // why there is no result
     double milliseconds = 0; // how long the computation took
+    // The model layer the result is (views name it); -1 for a hand-made
+    // session, which has one layer and names none.
+    int modelLayer = -1;
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
@@ -30,3 +33,10 @@ using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
 // gives a snapshot whose error says why.
 SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision = attn::Precision::Auto,
                          const attn::CancelFlag *cancel = nullptr);
+
+// Layer `layer` of a model as the single-layer views draw it (result: from
+// attn::layerAttention, or null when there is none yet): the tokens' texts
+// label both axes, and the bars compare what enters the layer with what its
+// attention adds.
+std::shared_ptr<AttentionSnapshot> modelLayerSnapshot(const QStringList &tokenTexts,
+                                                      std::shared_ptr<const attn::AttentionResult> result, int layer);
