@@ -37,12 +37,12 @@ struct MonkeyModel
     bool bert = false;
 };
 
-// A broken model folder and the words its message must contain.
+// A broken model folder and its message.
 struct BadFolder
 {
     QString name;
     QString path;
-    QString message;
+    QString message; // after "Cannot open the model: "
 };
 
 class TestModelMonkey : public QObject

@@ -211,9 +211,8 @@ std::vector<TestModelMonkey::Action> TestModelMonkey::actions()
         const bool idle = waitIdle();
         const QString error = window().modelActions()->lastError();
         expect(idle, QStringLiteral("still opening after 20 s"));
-        expect(error.startsWith(QStringLiteral("Cannot open the model: ")) && error.contains(bad.message)
-                   && !error.contains(QLatin1Char('\n')),
-               QStringLiteral("the message is \"%1\", expected one line with \"%2\"").arg(error, bad.message));
+        expect(error == QStringLiteral("Cannot open the model: ") + bad.message && !error.contains(QLatin1Char('\n')),
+               QStringLiteral("the message is \"%1\", expected \"Cannot open the model: %2\"").arg(error, bad.message));
         expect(window().statusBar()->currentMessage() == error, QStringLiteral("the status bar says \"%1\"")
                                                                     .arg(window().statusBar()->currentMessage()));
         expect(model->isOpen() && model->name() == name && model->folder() == folder, QStringLiteral("another model is open"));

@@ -75,16 +75,19 @@ void TestModelMonkey::makeModels()
 
 void TestModelMonkey::makeBadFolders()
 {
-    auto add = [this](const char *name, const QString &message) {
-        m_bad.push_back({QLatin1String(name), m_dir.filePath(QStringLiteral("bad/") + QLatin1String(name)), message});
-        return m_bad.back().path;
+    // The whole message; DIR stands for the folder's path, NAME for its name.
+    auto add = [this](const char *name, QString message) {
+        const QString path = m_dir.filePath(QStringLiteral("bad/") + QLatin1String(name));
+        message.replace(QLatin1String("NAME"), QLatin1String(name)).replace(QLatin1String("DIR"), path);
+        m_bad.push_back({QLatin1String(name), path, message});
+        return path;
     };
-    QString dir = add("no-config", QStringLiteral("no config.json"));
+    QString dir = add("no-config", QStringLiteral("DIR: no config.json"));
     QVERIFY(writeTinyGpt2(dir, false));
     dir = add("config-not-json", QStringLiteral("config.json: not JSON (unterminated object at byte 1)"));
     QVERIFY(writeTinyGpt2(dir));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/config.json"), "{"));
-    dir = add("config-is-a-folder", QStringLiteral("config.json is a folder, not a file"));
+    dir = add("config-is-a-folder", QStringLiteral("DIR: config.json is a folder, not a file"));
     QVERIFY(writeTinyGpt2(dir, false));
     QVERIFY(QDir(dir).mkdir(QStringLiteral("config.json")));
     dir = add("llama", QStringLiteral("config.json: model_type \"llama\" is not supported (gpt2 or bert)"));
@@ -93,49 +96,52 @@ void TestModelMonkey::makeBadFolders()
     dir = add("heads-do-not-divide", QStringLiteral("config.json: n_head 5 does not divide n_embd 12"));
     QVERIFY(writeTinyGpt2(dir, false));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/config.json"), configWith("n_head", 5)));
-    dir = add("truncated-weights", QStringLiteral("runs past the end of the file"));
+    dir = add("truncated-weights", QStringLiteral("model.safetensors: header length 2968 runs past the end of the file "
+                                                  "(92 bytes follow the length)"));
     QVERIFY(writeTinyGpt2(dir, true, false));
     {
         QFile whole(tinyGpt2Files() + QStringLiteral("/model.safetensors"));
         QVERIFY(whole.open(QIODevice::ReadOnly));
         QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/model.safetensors"), whole.read(100)));
     }
-    dir = add("empty-weights", QStringLiteral("model.safetensors"));
+    dir = add("empty-weights", QStringLiteral("model.safetensors: file is empty"));
     QVERIFY(writeTinyGpt2(dir, true, false));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/model.safetensors"), QByteArray()));
     // Wrong shapes: one weight stored transposed, and a vocabulary config.json does not have.
-    dir = add("transposed-weight", QStringLiteral("tensor \"transformer.h.0.mlp.c_fc.weight\": shape [20, 12], "
-                                                  "expected [12, 20]"));
+    dir = add("transposed-weight", QStringLiteral("model.safetensors: tensor \"transformer.h.0.mlp.c_fc.weight\": "
+                                                  "shape [20, 12], expected [12, 20]"));
     QVERIFY(writeTinyGpt2(dir, true, false));
     std::vector<fixtures::Tensor> tensors = tinyGpt2Tensors();
     for (fixtures::Tensor &t : tensors)
         if (t.name == QLatin1String("transformer.h.0.mlp.c_fc.weight"))
             t = fixtures::transposed(t);
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/model.safetensors"), fixtures::safetensorsBytes(tensors)));
-    dir = add("vocabulary-differs", QStringLiteral("tensor \"transformer.wte.weight\": shape [29, 12], expected [30, 12]"));
+    dir = add("vocabulary-differs", QStringLiteral("model.safetensors: tensor \"transformer.wte.weight\": "
+                                                   "shape [29, 12], expected [30, 12]"));
     QVERIFY(writeTinyGpt2(dir, false));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/config.json"), configWith("vocab_size", 30)));
-    dir = add("missing-tensor", QStringLiteral("no tensor \"transformer.wpe.weight\""));
+    dir = add("missing-tensor", QStringLiteral("model.safetensors: no tensor \"transformer.wpe.weight\""));
     QVERIFY(writeTinyGpt2(dir, true, false));
     tensors = tinyGpt2Tensors();
     tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
                                  [](const fixtures::Tensor &t) { return t.name == QLatin1String("transformer.wpe.weight"); }),
                   tensors.end());
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/model.safetensors"), fixtures::safetensorsBytes(tensors)));
-    dir = add("nan-weight", QStringLiteral("is NaN (weights must be finite)"));
+    dir = add("nan-weight", QStringLiteral("model.safetensors: tensor \"transformer.h.0.attn.c_proj.bias\": element 3 [3] is "
+                                           "NaN (weights must be finite)"));
     QVERIFY(writeTinyGpt2(dir, true, false));
     tensors = tinyGpt2Tensors();
     for (fixtures::Tensor &t : tensors)
         if (t.name == QLatin1String("transformer.h.0.attn.c_proj.bias"))
             qToLittleEndian<float>(std::numeric_limits<float>::quiet_NaN(), t.bytes.data() + 3 * sizeof(float));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/model.safetensors"), fixtures::safetensorsBytes(tensors)));
-    dir = add("no-tokenizer", QStringLiteral("no tokenizer: expected vocab.json and merges.txt, or tokenizer.json"));
+    dir = add("no-tokenizer", QStringLiteral("NAME: no tokenizer: expected vocab.json and merges.txt, or tokenizer.json"));
     QVERIFY(writeTinyGpt2(dir, true, true, false));
-    dir = add("vocab-not-json", QStringLiteral("vocab.json"));
+    dir = add("vocab-not-json", QStringLiteral("vocab.json: not valid JSON at byte 6: unterminated object"));
     QVERIFY(writeTinyGpt2(dir));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/vocab.json"), "{\"a\": "));
-    add("missing-folder", QStringLiteral("no such folder"));
-    dir = add("empty-folder", QStringLiteral("no config.json"));
+    add("missing-folder", QStringLiteral("DIR: no such folder"));
+    dir = add("empty-folder", QStringLiteral("DIR: no config.json"));
     QVERIFY(QDir().mkpath(dir));
 }
 
