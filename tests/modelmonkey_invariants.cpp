@@ -46,14 +46,15 @@ QString checkWeights(const Matrix &w, bool causal)
     return {};
 }
 
-bool isHighlight(const QImage &image, const QPointF &at, const QColor &highlight)
+// Whether the pixel at `at` has colour `colour`, give or take `tolerance` (summed over red, green, blue).
+bool hasColour(const QImage &image, const QPointF &at, const QColor &colour, int tolerance = 24)
 {
     const QPoint p(int(std::floor(at.x())), int(std::floor(at.y())));
     if (!image.rect().contains(p))
         return false;
     const QColor c = image.pixelColor(p);
-    return std::abs(c.red() - highlight.red()) + std::abs(c.green() - highlight.green())
-               + std::abs(c.blue() - highlight.blue()) < 24;
+    return std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green())
+               + std::abs(c.blue() - colour.blue()) < tolerance;
 }
 
 } // namespace
@@ -223,8 +224,9 @@ QString TestModelMonkey::checkSelection()
     if (!model->tokens().empty() && (query < 0 || query >= int(model->tokens().size())))
         return QStringLiteral("query %1 of %2 tokens").arg(query).arg(model->tokens().size());
 
-    // The grid's outline, read from its pixels: around the selected tile, or
-    // the selected layer's whole row for the average.
+    // The grid's outline and crosses, read from its pixels: the outline around
+    // the selected tile (the selected layer's whole row for the average), a
+    // cross over each switched-off head.
     ModelGridView *grid = window().modelActions()->grid();
     if (!model->trace())
         return grid->layerCount() == 0 ? QString() : QStringLiteral("no trace, but the grid has tiles");
@@ -236,10 +238,15 @@ QString TestModelMonkey::checkSelection()
     for (int l = 0; l < layers; ++l)
         for (int h = 0; h < heads; ++h) {
             const QRectF t = grid->tileRect(l, h);
-            const bool above = isHighlight(image, QPointF(t.center().x(), t.top() - 1.5), highlight);
-            const bool below = isHighlight(image, QPointF(t.center().x(), t.bottom() + 1.5), highlight);
-            const bool left = isHighlight(image, QPointF(t.left() - 1.5, t.center().y()), highlight);
-            const bool right = isHighlight(image, QPointF(t.right() + 1.5, t.center().y()), highlight);
+            const bool above = hasColour(image, QPointF(t.center().x(), t.top() - 1.5), highlight);
+            const bool below = hasColour(image, QPointF(t.center().x(), t.bottom() + 1.5), highlight);
+            const bool left = hasColour(image, QPointF(t.left() - 1.5, t.center().y()), highlight);
+            const bool right = hasColour(image, QPointF(t.right() + 1.5, t.center().y()), highlight);
+            // A switched-off head's cross goes through the tile's centre in the text colour.
+            const bool crossed = hasColour(image, t.center(), grid->palette().color(QPalette::Text), 60);
+            if (crossed != model->isAblated(l, h))
+                return QStringLiteral("the grid %1 tile %2:%3 (switched off: %4)")
+                    .arg(crossed ? "crosses out" : "does not cross out").arg(l).arg(h).arg(model->isAblated(l, h));
             const bool selected = l == layer && (head < 0 || head == h);
             const bool sides = head < 0 ? left == (h == 0) && right == (h == heads - 1) : left && right;
             if ((above && below) != selected || (selected && !sides))
