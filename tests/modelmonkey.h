@@ -125,6 +125,7 @@ private slots:
     // modelmonkey_findings.cpp
     void badFolderKeepsItsMessage();
     void unreadableTextKeepsTheResult();
+    void typingPauseAfterCloseLeavesTheSession();
     void modelMonkey();
     void cleanupTestCase();
 };

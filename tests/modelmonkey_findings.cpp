@@ -9,6 +9,7 @@
 #include "heatmapview.h"
 
 #include <QAction>
+#include <QLineEdit>
 #include <QLabel>
 #include <QStatusBar>
 #include <QTest>
@@ -70,4 +71,25 @@ void TestModelMonkey::unreadableTextKeepsTheResult()
     f.doc.selection()->setLayer(1);
     QEXPECT_FAIL("", "after another layer is picked the message no longer names the unreadable token", Continue);
     QCOMPARE(f.doc.snapshot()->error, error);
+}
+
+// Found by the monkey (under ASan, where opening is slower): text typed for a
+// model that was closed before the typing pause ended went into the
+// hand-made session as an edit of its own.
+void TestModelMonkey::typingPauseAfterCloseLeavesTheSession()
+{
+    ModelWindowFixture f;
+    const attn::Session before = f.doc.session();
+    QVERIFY(f.open(m_models[1].folder));
+    QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError()));
+    QLineEdit *edit = f.window.sentenceEdit();
+    edit->setFocus();
+    edit->end(false);
+    QTest::keyClicks(edit, QStringLiteral(" the cat"));
+    QVERIFY(f.window.sentencePending());
+    f.actions()->closeModel();
+    QTest::qWait(MainWindow::kSentenceDelayMs + 100);
+    QVERIFY(f.doc.session() == before);
+    QCOMPARE(f.doc.undoStack()->count(), 0);
+    QCOMPARE(edit->text(), before.sentence.isEmpty() ? before.tokens.join(QLatin1Char(' ')) : before.sentence);
 }
