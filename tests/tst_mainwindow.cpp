@@ -196,6 +196,23 @@ private slots:
         QCOMPARE(f.window.heatmap()->painter().rows(), 4);
     }
 
+    // Found by tst_modelmonkey: Redo took only the platform's first key (Ctrl+Y),
+    // so Ctrl+Shift+Z did nothing.
+    void everyRedoKeyRedoes()
+    {
+        Fixture f;
+        const QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Redo);
+        QVERIFY(keys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
+        for (const QKeySequence &key : keys) {
+            f.doc.setDModel(f.doc.dModel() + 1);
+            const int dModel = f.doc.dModel();
+            QTest::keyClick(&f.window, Qt::Key_Z, Qt::ControlModifier);
+            QCOMPARE(f.doc.dModel(), dModel - 1);
+            QTest::keyClick(&f.window, key[0].key(), key[0].keyboardModifiers());
+            QVERIFY2(f.doc.dModel() == dModel, qPrintable(key.toString()));
+        }
+    }
+
     void dModelFromTheEditor()
     {
         Fixture f;

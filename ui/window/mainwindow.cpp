@@ -261,6 +261,15 @@ void MainWindow::connectDocument()
                 m_startHint->show();
         });
     }
+    // Text typed for a model that closes before the typing pause ends is not
+    // the hand-made session's (found by tst_modelmonkey: it became a session
+    // edit); the field shows the session's sentence again.
+    connect(m_document->model(), &ModelDocument::closed, this, [this] {
+        if (m_sentenceTimer->isActive()) {
+            m_sentenceTimer->stop();
+            onSessionChanged();
+        }
+    });
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
     // The document says when; the selection says which query (the session's or the model's).
     connect(m_document, &Document::queryChanged, this, [this] { onQueryChanged(m_document->selection()->query()); });

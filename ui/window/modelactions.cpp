@@ -194,7 +194,11 @@ void ModelActions::openFolder(const QString &path)
 
 void ModelActions::openFolderOn(const QString &path, const QString &text)
 {
-    m_model->setText(text);
+    // Only a new text: running the open model again on its own text is wasted,
+    // and its notices (a text cut to the model's positions) took the status
+    // bar from the message of a folder that failed to open.
+    if (text != m_model->text())
+        m_model->setText(text);
     m_window->statusBar()->showMessage(tr("Opening %1…").arg(path));
     m_model->open(path);
 }

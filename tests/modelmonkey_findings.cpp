@@ -1,0 +1,95 @@
+// What tst_modelmonkey found, each pinned by a test of its own that does not
+// depend on the random run: fixed bugs as regression tests, and bugs in files
+// this test may not change as expected failures (QEXPECT_FAIL) that turn
+// into failures (XPASS) once they are fixed, so the note is removed with them.
+
+#include "modelmonkey.h"
+#include "modelwindowfixture.h"
+
+#include "heatmapview.h"
+
+#include <QAction>
+#include <QLineEdit>
+#include <QLabel>
+#include <QStatusBar>
+#include <QTest>
+
+// Found by the monkey: File › Open Model ran the open model again on its own
+// text, and that run's notice (the text cut to 16 positions) replaced the
+// broken folder's message in the status bar.
+void TestModelMonkey::badFolderKeepsItsMessage()
+{
+    ModelWindowFixture f;
+    f.window.sentenceEdit()->setText(QStringLiteral("the cat sat on the mat the cat sat on the mat"));
+    QVERIFY(f.open(m_models[1].folder));
+    QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError()));
+    QCOMPARE(int(f.model()->tokens().size()), 16);
+    const auto trace = f.model()->trace();
+    for (const BadFolder &bad : m_bad) {
+        f.actions()->openFolder(bad.path);
+        QVERIFY2(!f.model()->isComputing(), qPrintable(bad.name)); // the text did not change: nothing to run
+        QVERIFY(f.idle());
+        QTest::qWait(1); // whatever else was posted
+        const QString error = f.actions()->lastError();
+        QCOMPARE(error, QStringLiteral("Cannot open the model: ") + bad.message);
+        QCOMPARE(f.window.statusBar()->currentMessage(), error);
+        QCOMPARE(f.model()->trace(), trace);
+    }
+}
+
+// A text with a symbol the trained model cannot read ("G" is outside its 32)
+// gives a message, but the shown result is dropped rather than kept, and
+// after another layer is picked the message says "type a text" instead of
+// what is wrong. Both are ModelDocument's (ui/document/modeldocument.cpp:
+// onComputeFinished() takes the failed run's null trace; rebuildSnapshot()
+// words the error), which this test may not change.
+void TestModelMonkey::unreadableTextKeepsTheResult()
+{
+    ModelWindowFixture f;
+    f.window.findChild<QAction *>(QStringLiteral("example-trained-induction"))->trigger();
+    QVERIFY(f.idle());
+    QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError()));
+    f.type(QStringLiteral("qmEjxBqmEjxB"));
+    QVERIFY(f.idle());
+    const auto trace = f.model()->trace();
+    QVERIFY(trace);
+    QCOMPARE(f.window.heatmap()->painter().rows(), 12);
+
+    f.type(QStringLiteral("qmEjxGqmEjxG"));
+    QVERIFY(f.idle());
+    const QString error = f.doc.snapshot()->error;
+    QCOMPARE(error, QStringLiteral("token 5 has id 97, outside the vocabulary of 32"));
+    bool shown = false;
+    for (const QLabel *label : f.window.statusBar()->findChildren<QLabel *>())
+        shown = shown || label->text() == QStringLiteral("Cannot compute: ") + error;
+    QVERIFY(shown);
+    QEXPECT_FAIL("", "ModelDocument drops the result shown before an unreadable text", Continue);
+    QCOMPARE(f.model()->trace(), trace);
+    QEXPECT_FAIL("", "ModelDocument drops the result shown before an unreadable text", Continue);
+    QCOMPARE(f.window.heatmap()->painter().rows(), 12);
+
+    f.doc.selection()->setLayer(1);
+    QEXPECT_FAIL("", "after another layer is picked the message no longer names the unreadable token", Continue);
+    QCOMPARE(f.doc.snapshot()->error, error);
+}
+
+// Found by the monkey (under ASan, where opening is slower): text typed for a
+// model that was closed before the typing pause ended went into the
+// hand-made session as an edit of its own.
+void TestModelMonkey::typingPauseAfterCloseLeavesTheSession()
+{
+    ModelWindowFixture f;
+    const attn::Session before = f.doc.session();
+    QVERIFY(f.open(m_models[1].folder));
+    QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError()));
+    QLineEdit *edit = f.window.sentenceEdit();
+    edit->setFocus();
+    edit->end(false);
+    QTest::keyClicks(edit, QStringLiteral(" the cat"));
+    QVERIFY(f.window.sentencePending());
+    f.actions()->closeModel();
+    QTest::qWait(MainWindow::kSentenceDelayMs + 100);
+    QVERIFY(f.doc.session() == before);
+    QCOMPARE(f.doc.undoStack()->count(), 0);
+    QCOMPARE(edit->text(), before.sentence.isEmpty() ? before.tokens.join(QLatin1Char(' ')) : before.sentence);
+}
