@@ -3,6 +3,7 @@
 // folders, closing and opening again), each with its weight and the
 // expectations it checks on the spot. The text edits are in modelmonkey_edits.cpp.
 
+#include "headbox.h"
 #include "modelmonkey.h"
 
 #include "modelactions.h"
@@ -102,7 +103,7 @@ std::vector<TestModelMonkey::Action> TestModelMonkey::actions()
     add("pick a head", 6, [this, model] {
         QComboBox *box = window().headBox();
         const int index = below(box->count());
-        const int head = box->itemData(index).toInt();
+        const int head = headOfBoxItem(box, index).value_or(-1); // -1: the average, as ModelDocument numbers it
         box->setCurrentIndex(index);
         emit box->activated(index);
         expect(model->head() == head, QStringLiteral("head %1 after choosing %2").arg(model->head()).arg(head));

@@ -1,7 +1,5 @@
-// What tst_modelmonkey found, each pinned by a test of its own that does not
-// depend on the random run: fixed bugs as regression tests, and bugs in files
-// this test may not change as expected failures (QEXPECT_FAIL) that turn
-// into failures (XPASS) once they are fixed, so the note is removed with them.
+// What tst_modelmonkey found, each pinned by a regression test of its own
+// that does not depend on the random run.
 
 #include "modelmonkey.h"
 #include "modelwindowfixture.h"
@@ -38,11 +36,9 @@ void TestModelMonkey::badFolderKeepsItsMessage()
 }
 
 // A text with a symbol the trained model cannot read ("G" is outside its 32)
-// gives a message, but the shown result is dropped rather than kept, and
-// after another layer is picked the message says "type a text" instead of
-// what is wrong. Both are ModelDocument's (ui/document/modeldocument.cpp:
-// onComputeFinished() takes the failed run's null trace; rebuildSnapshot()
-// words the error), which this test may not change.
+// gives a message and keeps the result shown before it, and the message
+// stays what is wrong after another layer is picked (found by the monkey:
+// the result used to be dropped and the message reworded).
 void TestModelMonkey::unreadableTextKeepsTheResult()
 {
     ModelWindowFixture f;
@@ -63,13 +59,10 @@ void TestModelMonkey::unreadableTextKeepsTheResult()
     for (const QLabel *label : f.window.statusBar()->findChildren<QLabel *>())
         shown = shown || label->text() == QStringLiteral("Cannot compute: ") + error;
     QVERIFY(shown);
-    QEXPECT_FAIL("", "ModelDocument drops the result shown before an unreadable text", Continue);
     QCOMPARE(f.model()->trace(), trace);
-    QEXPECT_FAIL("", "ModelDocument drops the result shown before an unreadable text", Continue);
     QCOMPARE(f.window.heatmap()->painter().rows(), 12);
 
     f.doc.selection()->setLayer(1);
-    QEXPECT_FAIL("", "after another layer is picked the message no longer names the unreadable token", Continue);
     QCOMPARE(f.doc.snapshot()->error, error);
 }
 

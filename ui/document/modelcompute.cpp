@@ -128,6 +128,19 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
 {
     if (!m_model)
         return;
+    if (!out->trace && m_trace && !out->error.isEmpty()) {
+        // A text the model cannot read (or run): what was shown stays, with
+        // the reason, until a text it can read comes.
+        m_runError = out->error;
+        auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
+        snapshot->error = m_runError;
+        m_snapshot = snapshot;
+        if (!out->notice.isEmpty())
+            emit notice(out->notice);
+        emit resultChanged();
+        return;
+    }
+    m_runError = out->error;
     takeBefore(out->tokens, out->ablated);
     m_tokens = out->tokens;
     m_trace = out->trace;
@@ -207,7 +220,9 @@ void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionRe
     auto snapshot = modelLayerSnapshot(texts, shown ? std::move(result) : nullptr, m_model ? layer : -1);
     snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
     m_snapshotLayer = layer;
-    if (m_model && !shown)
+    if (!m_runError.isEmpty())
+        snapshot->error = m_runError; // the newest text's problem, whichever layer is shown
+    else if (m_model && !shown)
         snapshot->error = isComputing() ? tr("computing…") : tr("type a text for the model to read");
     m_snapshot = snapshot;
 }

@@ -138,6 +138,7 @@ void ModelDocument::onOpenFinished()
     m_selection->setHead(start);
     m_gridLevels.reset();
     m_headScores.reset();
+    m_runError.clear();
     showLayer(start.layer, nullptr);
     emit opened();
     emit ablationChanged();
@@ -186,6 +187,7 @@ void ModelDocument::close()
     m_rollout.reset();
     m_gridLevels.reset();
     m_headScores.reset();
+    m_runError.clear();
     m_before.reset();
     m_ablated.clear();
     m_traceAblated.clear();

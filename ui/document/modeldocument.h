@@ -164,6 +164,7 @@ private:
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     std::shared_ptr<const ModelGridLevels> m_gridLevels;
     std::shared_ptr<const HeadScoreTable> m_headScores;
+    QString m_runError; // why the newest text gave no result (the views keep the one before)
     std::set<attn::LayerHead> m_ablated;      // what the next run switches off
     std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
     int m_reusedPositions = 0;
