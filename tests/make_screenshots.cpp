@@ -9,6 +9,7 @@
 #include "heatmapview.h"
 #include "mainwindow.h"
 #include "modelactions.h"
+#include "modelgridpanel.h"
 #include "modeldocument.h"
 #include "rolloutview.h"
 #include "trainingdialog.h"
@@ -17,6 +18,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
@@ -246,6 +249,15 @@ int main(int argc, char **argv)
                 return 1;
             window.modelActions()->rolloutDock()->hide();
             shoot(window, out.filePath(QStringLiteral("window-trained-switched-off.png")));
+            // Every head switched on again, the grid coloured and sorted by the induction score.
+            doc.setAblatedHeads({}, QStringLiteral("switch on"));
+            if (!QTest::qWaitFor([&] { return !model->isComputing(); }, 30000))
+                return 1;
+            ModelGridPanel *panel = window.modelActions()->gridPanel();
+            panel->scoreBox()->setCurrentIndex(panel->scoreBox()->findText(QStringLiteral("Induction")));
+            panel->sortBox()->setChecked(true);
+            raiseDock(window, panel);
+            shoot(window, out.filePath(QStringLiteral("window-trained-grid-induction.png")));
         }
     }
     {

@@ -62,6 +62,246 @@
     </message>
 </context>
 <context>
+    <name>CompareCanvas</name>
+    <message>
+        <source>Comparison of run A and variant B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this comparison…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>another head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another sentence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one token replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an embedding moved towards another token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an embedding&apos;s first dimensions set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What variant B changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B is A with:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token B changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer variant B shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head variant B shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the other sentence, then Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sentence variant B runs on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new token, then Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token that replaces the chosen one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replaced by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another token, then Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token whose embedding the chosen one moves towards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How far the embedding moves, in percent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>towards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dimension %1 of the token&apos;s embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d%1 = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this comparison as PNG, SVG, PDF or CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG picture (*.png);;SVG picture (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Comparison</name>
+    <message>
+        <source>“%1” is %2 tokens for this model; the replacement must be a single token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model and run it on a text first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position %1 is outside the text&apos;s %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position %1 “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 of layer %2 does not exist (%3 layers of %4 heads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another head of the same run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The other sentence has no tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The other sentence has %1 tokens; the model reads at most %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sentence “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 replaced by “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 moved %2 % towards “%3”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with dimensions 0–%2 set to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory to run the model on variant B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variant B cannot be computed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonPainter</name>
+    <message>
+        <source>Nothing to compare yet: open a model and choose what B changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B − A (blue: less, red: more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shared scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No head-by-head change: A and B have different token counts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change of every head: %1 (largest %2; click a head)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next token after the text:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ContributionPainter</name>
     <message>
         <source>Nothing to show yet.</source>
@@ -555,6 +795,10 @@
     </message>
     <message>
         <source>%1, scale 0–max %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1175,6 +1419,18 @@ Token labels and numbers appear as the cells grow.</source>
         <source>Trained here</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Compare runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Com&amp;pare Runs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shown head beside another head, sentence, replaced token or moved embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelDocument</name>
@@ -1204,6 +1460,77 @@ Token labels and numbers appear as the cells grow.</source>
     </message>
     <message>
         <source>This model has no head %1: left out of the switched-off heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelGridPanel</name>
+    <message>
+        <source>Attention only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each tile is a head&apos;s attention weights, nothing more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much each word&apos;s attention goes to the word just before it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same token earlier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much a repeated token attends to its earlier copies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much a repeated token attends to what followed its earlier copy: the head that continues a pattern seen before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much attention is parked on the first token (a &quot;sink&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much each word attends to itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern score shown under each head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A number per head, computed on this text: how much of its attention follows a pattern; 1 means all of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put each layer&apos;s heads in order of the score, highest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1595,6 +1922,10 @@ self: on the token itself; first: on the first token</source>
     </message>
     <message>
         <source>This model reads the first %1 of its tokenizer&apos;s %2 tokens: a text that needs any other is refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>highest score first →</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
