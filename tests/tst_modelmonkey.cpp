@@ -8,6 +8,7 @@
 // Replay a failure: ATTN_MONKEY_SEED=<seed> ATTN_MONKEY_ACTIONS=<index + 1>
 // (the failure message prints both).
 
+#include "crashbreadcrumb.h"
 #include "modelmonkey.h"
 
 #include "guiclock.h"
@@ -38,35 +39,6 @@ constexpr bool kTimed = false;
 #else
 constexpr bool kTimed = true;
 #endif
-
-char g_breadcrumb[1024] = "";
-struct sigaction g_previousSegv, g_previousAbrt, g_previousFpe, g_previousBus;
-
-// A crash prints the action that caused it, so it can be replayed.
-void crashHandler(int signal)
-{
-    const char prefix[] = "\ntst_modelmonkey crashed during: ";
-    (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
-    (void)!write(STDERR_FILENO, g_breadcrumb, strnlen(g_breadcrumb, sizeof g_breadcrumb));
-    (void)!write(STDERR_FILENO, "\n", 1);
-    const struct sigaction *previous = signal == SIGSEGV ? &g_previousSegv
-        : signal == SIGABRT                              ? &g_previousAbrt
-        : signal == SIGFPE                               ? &g_previousFpe
-                                                         : &g_previousBus;
-    sigaction(signal, previous, nullptr);
-    raise(signal);
-}
-
-void installCrashHandler()
-{
-    struct sigaction action {};
-    action.sa_handler = crashHandler;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, &g_previousSegv);
-    sigaction(SIGABRT, &action, &g_previousAbrt);
-    sigaction(SIGFPE, &action, &g_previousFpe);
-    sigaction(SIGBUS, &action, &g_previousBus);
-}
 
 QtMessageHandler g_previousHandler = nullptr;
 
@@ -108,7 +80,7 @@ void TestModelMonkey::known(const QString &what)
 void TestModelMonkey::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    installCrashHandler();
+    crashbreadcrumb::install("tst_modelmonkey");
     g_previousHandler = qInstallMessageHandler(quietPlatformWarnings);
     QVERIFY(m_dir.isValid());
     makeModels();
@@ -219,10 +191,9 @@ void TestModelMonkey::modelMonkey()
         std::size_t k = 0;
         while (roll >= list[k].weight)
             roll -= list[k++].weight;
-        std::snprintf(g_breadcrumb, sizeof g_breadcrumb,
-                      "seed %llu, action %d (%s); replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=%d",
-                      static_cast<unsigned long long>(seed), i, list[k].name, static_cast<unsigned long long>(seed),
-                      i + 1);
+        crashbreadcrumb::set("seed %llu, action %d (%s); replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=%d",
+                             static_cast<unsigned long long>(seed), i, list[k].name,
+                             static_cast<unsigned long long>(seed), i + 1);
         m_failure.clear();
         m_action = i;
         m_waited = {};

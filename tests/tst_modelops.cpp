@@ -210,36 +210,6 @@ private slots:
         COMPARE_NEAR(h, mat(1, 2, {1.5, -1.0}), 0.0);
     }
 
-    void softmaxProperties_data()
-    {
-        QTest::addColumn<bool>("causal");
-        QTest::addColumn<int>("queries");
-        QTest::addColumn<int>("keys");
-        QTest::newRow("full") << false << 7 << 7;
-        QTest::newRow("causal") << true << 7 << 7;
-        QTest::newRow("causal, earlier keys cached") << true << 3 << 8;
-        QTest::newRow("cross, more keys") << false << 4 << 9;
-        QTest::newRow("large, two threads") << true << 400 << 400;
-    }
-    void softmaxProperties()
-    {
-        QFETCH(bool, causal);
-        QFETCH(int, queries);
-        QFETCH(int, keys);
-        // Scores up to 1e3: exp would overflow without the row maximum.
-        MatD s = randomMatrix(queries, keys, 7, 300.0);
-        scaledSoftmaxRows<double>(s, 1.0, causal, s); // the op every attention uses
-        for (int i = 0; i < queries; ++i) {
-            const int visible = causal ? i + 1 + keys - queries : keys;
-            QVERIFY2(std::fabs(s.row(i).sum() - 1.0) < 1e-12, qPrintable(QString::number(i)));
-            for (int j = 0; j < keys; ++j) {
-                QVERIFY(std::isfinite(s(i, j)) && s(i, j) >= 0);
-                if (j >= visible)
-                    QCOMPARE(s(i, j), 0.0); // exactly
-            }
-        }
-    }
-
     void softmaxStable()
     {
         MatD s = mat(1, 3, {1000.0, 1001.0, 1002.0});

@@ -7,6 +7,7 @@
 // "New random weights" draws its seed from the system; the action's
 // description records the seed it got.
 
+#include "crashbreadcrumb.h"
 #include "monkey.h"
 
 #include "fileactions.h"
@@ -28,36 +29,6 @@
 #include <unistd.h>
 
 namespace {
-
-// What was going on, for the fatal-signal handler: a crash prints the action
-// that caused it, so it can be replayed. Written before every action.
-char g_breadcrumb[1024] = "";
-struct sigaction g_previousSegv, g_previousAbrt, g_previousFpe, g_previousBus;
-
-void crashHandler(int signal)
-{
-    const char prefix[] = "\ntst_monkey crashed during: ";
-    (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
-    (void)!write(STDERR_FILENO, g_breadcrumb, strnlen(g_breadcrumb, sizeof g_breadcrumb));
-    (void)!write(STDERR_FILENO, "\n", 1);
-    const struct sigaction *previous = signal == SIGSEGV ? &g_previousSegv
-        : signal == SIGABRT                              ? &g_previousAbrt
-        : signal == SIGFPE                               ? &g_previousFpe
-                                                         : &g_previousBus;
-    sigaction(signal, previous, nullptr); // let QTest's handler (or the default) finish the job
-    raise(signal);
-}
-
-void installCrashHandler()
-{
-    struct sigaction action {};
-    action.sa_handler = crashHandler;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, &g_previousSegv);
-    sigaction(SIGABRT, &action, &g_previousAbrt);
-    sigaction(SIGFPE, &action, &g_previousFpe);
-    sigaction(SIGBUS, &action, &g_previousBus);
-}
 
 QtMessageHandler g_previousHandler = nullptr;
 
@@ -135,7 +106,7 @@ QString shortText(const QString &text)
 void TestMonkey::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    installCrashHandler();
+    crashbreadcrumb::install("tst_monkey");
     g_previousHandler = qInstallMessageHandler(quietFontWarnings);
     QVERIFY(m_dir.isValid());
     for (const BadFile &bad : badFiles()) {
@@ -288,10 +259,9 @@ void TestMonkey::monkey()
         // then move on, so the whole run stays within a minute.
         if (m_doc.tokenCount() > 200 && chance(0.5))
             k = leaveLongText;
-        std::snprintf(g_breadcrumb, sizeof g_breadcrumb,
-                      "seed %llu, action %d (%s); replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=%d",
-                      static_cast<unsigned long long>(seed), i, list[k].name, static_cast<unsigned long long>(seed),
-                      i + 1);
+        crashbreadcrumb::set("seed %llu, action %d (%s); replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=%d",
+                             static_cast<unsigned long long>(seed), i, list[k].name,
+                             static_cast<unsigned long long>(seed), i + 1);
         m_failure.clear();
         QString description;
         QElapsedTimer actionTimer;
