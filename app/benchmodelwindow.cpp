@@ -126,6 +126,19 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
         compute.push_back(model.snapshot()->milliseconds);
         reused = model.reusedPositions();
     }
+    // Switching a head of the middle layer off and on again (as the grid's menu does), until every view has repainted.
+    std::vector<double> switching;
+    const int layer = model.config()->layers / 2;
+    for (int r = 0; r < args.repeat && !total.empty(); ++r) {
+        for (const std::set<attn::LayerHead> &heads : {std::set<attn::LayerHead>{{layer, 0}}, std::set<attn::LayerHead>{}}) {
+            const int before = results;
+            timer.start();
+            doc.setAblatedHeads(heads, QStringLiteral("bench"));
+            if (!settle(model, before, results, failure))
+                break;
+            switching.push_back(timer.nsecsElapsed() / 1e6);
+        }
+    }
     if (total.empty()) {
         *error = failure.isEmpty() ? model.snapshot()->error : failure;
         return {};
@@ -150,6 +163,11 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     out["longest_gui_event_cpu_max_ms"] = *std::max_element(longestCpu.begin(), longestCpu.end());
     out["longest_gui_event"] = longestEvent;
     out["open_longest_gui_event"] = opening.what;
+    if (!switching.empty()) {
+        out["switch_off_layer"] = layer;
+        out["switch_to_repainted_median_ms"] = summarize(switching).medianMs;
+        out["switch_to_repainted_min_ms"] = summarize(switching).minMs;
+    }
     out["peak_rss_mib"] = peakResidentMiB();
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
     return out;

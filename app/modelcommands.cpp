@@ -10,6 +10,7 @@
 #include "io/modelfolder.h"
 #include "jsonformat.h"
 #include "model/forward.h"
+#include "model/headscores.h"
 #include "model/incremental.h"
 #include "model/memoryestimate.h"
 #include "model/modelloader.h"
@@ -335,6 +336,22 @@ int runModelBench(const ModelBenchArgs &args)
         out["extend_tokens"] = typed;
         out["extend_ms"] = timeRepeated(args.repeat, [&] { attn::extendTrace(*model, before, whole, options); }).medianMs;
         out["full_64_ms"] = timeRepeated(args.repeat, [&] { attn::forward(*model, whole, options); }).medianMs;
+        // Switching one head of the middle layer off in that text: only the layers from it on are computed.
+        attn::ForwardOptions switched = options;
+        switched.ablatedHeads = {{config.layers / 2, 0}};
+        const attn::ModelTrace all = attn::forward(*model, whole, options);
+        out["switch_off_layer"] = config.layers / 2;
+        out["switch_off_ms"] = timeRepeated(args.repeat, [&] { attn::extendTrace(*model, all, whole, switched); }).medianMs;
+    }
+    {
+        // Every head's pattern scores on 256 tokens (or the model's limit), what the grid's Score shows.
+        const int scored = std::min(256, config.positions);
+        std::vector<int> text(static_cast<std::size_t>(scored));
+        for (int i = 0; i < scored; ++i)
+            text[std::size_t(i)] = int((qint64(i % 97) * 7919 + 1) % config.vocab); // repeats, so every score has queries
+        const attn::ModelTrace trace = attn::forward(*model, text, options);
+        out["scores_tokens"] = scored;
+        out["scores_ms"] = timeRepeated(args.repeat, [&] { attn::traceHeadScores(trace, text); }).medianMs;
     }
     QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
     return ExitOk;

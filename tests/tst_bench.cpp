@@ -109,6 +109,9 @@ private slots:
         QVERIFY(out["typed_to_repainted_min_ms"].toDouble() <= out["typed_to_repainted_median_ms"].toDouble());
         QVERIFY(out["longest_gui_event_max_ms"].toDouble() >= out["longest_gui_event_median_ms"].toDouble());
         QVERIFY(!out["longest_gui_event"].toString().isEmpty());
+        // Switching a head of the middle layer (of 2: layer 1) off and on, each until repainted.
+        QCOMPARE(out["switch_off_layer"].toInt(), 1);
+        QVERIFY(out["switch_to_repainted_min_ms"].toDouble() > 0);
     }
 };
 

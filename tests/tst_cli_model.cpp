@@ -449,6 +449,11 @@ void TestCliModel::bench()
     QVERIFY(out["open_peak_rss_mib"].toDouble() > 0);
     QVERIFY(out["open_peak_rss_mib"].toDouble() <= out["first_result_peak_rss_mib"].toDouble());
     QVERIFY(out["first_result_peak_rss_mib"].toDouble() <= out["peak_rss_mib"].toDouble());
+    // Switching a head of the middle layer off; every head's pattern scores (the model's 16 positions).
+    QCOMPARE(out["switch_off_layer"].toInt(), 1);
+    QVERIFY(out["switch_off_ms"].toDouble() > 0);
+    QCOMPARE(out["scores_tokens"].toInt(), 16);
+    QVERIFY(out["scores_ms"].toDouble() > 0);
     const QJsonObject eight = parse(runApp({"bench", "--model", m_dir.filePath("bert-f32"), "--tokens", "8",
                                             "--repeat", "1"}));
     QCOMPARE(eight["tokens"].toInt(), 8);

@@ -16,6 +16,7 @@
 
 #include <QJsonArray>
 #include <QTest>
+#include <cstring>
 
 using namespace attn;
 using fixtures::difference;
@@ -314,6 +315,48 @@ private slots:
         ForwardOptions missingHead;
         missingHead.ablatedHeads = {{9, 0}};
         QVERIFY_THROWS_EXCEPTION(ModelInputError, extendTrace(*m_gpt2, previous, m_ids, missingHead));
+    }
+
+    // Switching heads off or on in the same text: the layers before the first
+    // that changed are taken as they were, the rest computed, and the trace
+    // equals the full pass with those heads off, bit for bit.
+    void switchingHeadsRecomputesOnlyTheLayersAfter()
+    {
+        ForwardOptions none, offInLayer1, offInBoth;
+        offInLayer1.ablatedHeads = {{1, 2}};
+        offInBoth.ablatedHeads = {{0, 1}, {1, 2}};
+        const ModelTrace before = forward(*m_gpt2, m_ids, none);
+        QCOMPARE(reusableLayers(*m_gpt2, before, m_ids, offInLayer1), 1);
+        QCOMPARE(reusableLayers(*m_gpt2, before, m_ids, offInBoth), 0); // layer 0 changes too: all of it
+        QCOMPARE(reusableLayers(*m_gpt2, before, m_ids, none), 0);     // nothing changes: no shortcut needed
+        QCOMPARE(reusableLayers(*m_gpt2, before, firstIds(m_ids, 5), offInLayer1), 0); // another text
+        ForwardOptions noScores = offInLayer1;
+        noScores.keepScores = false;
+        QCOMPARE(reusableLayers(*m_gpt2, before, m_ids, noScores), 0);
+
+        const ModelTrace switched = extendTrace(*m_gpt2, before, m_ids, offInLayer1);
+        const ModelTrace full = forward(*m_gpt2, m_ids, offInLayer1);
+        auto sameBits = [](const RowMatrix<float> &a, const RowMatrix<float> &b) {
+            return a.rows() == b.rows() && a.cols() == b.cols()
+                && std::memcmp(a.data(), b.data(), sizeof(float) * std::size_t(a.size())) == 0;
+        };
+        for (std::size_t i = 0; i < full.hidden.size(); ++i)
+            QVERIFY2(sameBits(switched.hidden[i], full.hidden[i]), qPrintable(QStringLiteral("hidden %1").arg(i)));
+        for (std::size_t l = 0; l < full.layers.size(); ++l) {
+            QVERIFY(sameBits(switched.layers[l].context, full.layers[l].context));
+            for (std::size_t h = 0; h < full.layers[l].weights.size(); ++h)
+                QVERIFY(sameBits(switched.layers[l].weights[h], full.layers[l].weights[h]));
+        }
+        QVERIFY(sameBits(switched.nextToken->probabilities, full.nextToken->probabilities));
+        // Layer 0 is what it was; head 1:2 adds nothing now.
+        QVERIFY(sameBits(switched.layers[0].context, before.layers[0].context));
+        QVERIFY((switched.layers[1].headContext(2).array() == 0.0f).all());
+        QVERIFY(!sameBits(switched.hidden[2], before.hidden[2]));
+        // And back on: the trace before, exactly.
+        const ModelTrace back = extendTrace(*m_gpt2, switched, m_ids, none);
+        for (std::size_t i = 0; i < before.hidden.size(); ++i)
+            QVERIFY(sameBits(back.hidden[i], before.hidden[i]));
+        QVERIFY(sameBits(back.nextToken->probabilities, before.nextToken->probabilities));
     }
 
     // A raised cancel flag stops the pass (the window's scheduler raises it

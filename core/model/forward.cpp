@@ -197,30 +197,43 @@ void stopIfCancelled(const ForwardOptions &options)
 }
 
 ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
-                             const ModelTrace *prefix, int fromPosition)
+                             const ModelTrace *prefix, int fromPosition, int fromLayer)
 {
     const ModelConfig &c = model.config;
     checkInput(c, ids, options);
     const Eigen::Index n = Eigen::Index(ids.size());
-    const Eigen::Index from = prefix ? std::clamp<Eigen::Index>(fromPosition, 0, n - 1) : 0;
+    // Reusing layers takes every position of them: the two kinds of reuse do not mix.
+    const int firstLayer = prefix ? std::clamp(fromLayer, 0, c.layers) : 0;
+    const Eigen::Index from = prefix && firstLayer == 0 ? std::clamp<Eigen::Index>(fromPosition, 0, n - 1) : 0;
     ModelTrace trace;
     trace.tokenIds = ids;
     trace.options = options;
     trace.options.cancel = nullptr;
     trace.layers.resize(std::size_t(c.layers));
     trace.hidden.reserve(std::size_t(c.layers) + 1);
-    // h: the residual stream of the new positions only.
-    Matrix h = embed(model, ids, options, from);
-    trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
-    for (int l = 0; l < c.layers; ++l) {
+    // h: the residual stream of the new positions only (of all, from layer firstLayer on).
+    Matrix h;
+    if (firstLayer > 0) {
+        // Nothing before firstLayer changed: its layers and its input are the prefix's.
+        for (int l = 0; l < firstLayer; ++l)
+            trace.layers[std::size_t(l)] = prefix->layers[std::size_t(l)];
+        for (int l = 0; l <= firstLayer; ++l)
+            trace.hidden.push_back(prefix->hidden[std::size_t(l)]);
+        h = prefix->hidden[std::size_t(firstLayer)];
+    } else {
+        h = embed(model, ids, options, from);
+        trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
+    }
+    for (int l = firstLayer; l < c.layers; ++l) {
         stopIfCancelled(options);
         const BlockParameters &b = model.blocks[std::size_t(l)];
-        const LayerTrace *old = prefix ? &prefix->layers[std::size_t(l)] : nullptr;
+        const LayerTrace *old = prefix && from > 0 ? &prefix->layers[std::size_t(l)] : nullptr;
         // Pre-LayerNorm: each sublayer reads a normalised copy and adds to the stream.
         addResidual<float>(h, attend(model, l, norm(h, b.norm1, c.layerNormEpsilon), options, old, from,
                                      trace.layers[std::size_t(l)]));
         addResidual<float>(h, feedForward(model, b, norm(h, b.norm2, c.layerNormEpsilon)));
-        trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[std::size_t(l) + 1] : nullptr, from, Matrix(h)));
+        trace.hidden.push_back(belowPrefix(prefix && from > 0 ? &prefix->hidden[std::size_t(l) + 1] : nullptr, from,
+                                           Matrix(h)));
     }
     // Only the last row is needed for the next token: n x vocab logits would
     // be 200 MB at 1024 tokens of GPT-2.

@@ -53,9 +53,29 @@ int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, con
     return std::min(common, int(ids.size()) - 1);
 }
 
+int reusableLayers(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
+                   const ForwardOptions &options)
+{
+    const ModelConfig &c = model.config;
+    if (c.family != ModelFamily::Gpt2 || ids.empty() || previous.tokenIds != ids
+        || previous.options.keepScores != options.keepScores || !wellFormed(c, previous)
+        || firstDifferingEdit(previous.options.embeddingEdits, options.embeddingEdits, int(ids.size()), c.dModel)
+            < int(ids.size()))
+        return 0;
+    const std::set<LayerHead> &a = previous.options.ablatedHeads, &b = options.ablatedHeads;
+    int first = c.layers;
+    for (const auto *set : {&a, &b})
+        for (const LayerHead &h : *set)
+            if ((set == &a ? b : a).count(h) == 0)
+                first = std::min(first, h.layer);
+    return first >= c.layers ? 0 : first;
+}
+
 ModelTrace extendTrace(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
                        const ForwardOptions &options)
 {
+    if (const int layer = reusableLayers(model, previous, ids, options); layer > 0)
+        return forwardCausalFrom(model, ids, options, &previous, 0, layer);
     const int from = reusablePrefix(model, previous, ids, options);
     if (from == 0)
         return forward(model, ids, options);
