@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -192,8 +193,33 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
 
 void HeadsGridView::setSnapshot(SnapshotPtr snapshot)
 {
+    if (!isVisible()) {
+        m_pending = std::move(snapshot);
+        return;
+    }
+    m_pending.reset();
     m_grid.setSnapshot(std::move(snapshot));
     invalidate();
+}
+
+void HeadsGridView::takePending() const
+{
+    if (!m_pending)
+        return;
+    m_grid.setSnapshot(std::exchange(m_pending, nullptr));
+    m_cacheDirty = true; // painted when shown
+}
+
+const HeadsGridPainter &HeadsGridView::gridPainter() const
+{
+    takePending();
+    return m_grid;
+}
+
+void HeadsGridView::showEvent(QShowEvent *event)
+{
+    takePending();
+    QWidget::showEvent(event);
 }
 
 void HeadsGridView::setSelectedHead(std::optional<int> head)

@@ -78,9 +78,9 @@ public:
     void setQuery(int row);
 
     std::optional<int> selectedHead() const { return m_grid.selectedHead(); }
-    int tileCount() const { return m_grid.tileCount(); }
-    QRectF tileRect(int index) const { return m_grid.tileRect(QRectF(rect()), index); }
-    const HeadsGridPainter &gridPainter() const { return m_grid; }
+    int tileCount() const { return gridPainter().tileCount(); }
+    QRectF tileRect(int index) const { return gridPainter().tileRect(QRectF(rect()), index); }
+    const HeadsGridPainter &gridPainter() const;
 
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {120, 120}; }
@@ -92,11 +92,19 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void invalidate();
+    // Builds the tiles of a snapshot that came while the view was hidden.
+    void takePending() const;
 
-    HeadsGridPainter m_grid;
+    // Mutable: a hidden view keeps the newest snapshot and builds its tiles
+    // only when it is shown or asked about (with a model open the layers ×
+    // heads grid takes its dock, and rebuilding every tile of a long text for
+    // nobody cost the GUI thread a third of each result).
+    mutable HeadsGridPainter m_grid;
+    mutable SnapshotPtr m_pending;
     QImage m_cache;
-    bool m_cacheDirty = true;
+    mutable bool m_cacheDirty = true;
 };
