@@ -304,7 +304,7 @@ private slots:
         QVERIFY(tile.height() < 320);
         exampleAction(w.window, QStringLiteral("four-heads-causal"))->trigger();
         QCOMPARE(grid->tileCount(), 5);
-        QCOMPARE(grid->gridPainter().headOfTile(4), std::optional<int>()); // the average
+        QVERIFY(!grid->gridPainter().headOfTile(4).has_value()); // the average
         for (int i = 0; i < 5; ++i) {
             const QRectF t = grid->tileRect(i);
             QCOMPARE(t.width(), t.height());

@@ -300,7 +300,7 @@ private slots:
         QCOMPARE(selected.size(), 1);
         QCOMPARE(selected.first().first().value<std::optional<int>>(), std::optional<int>(2));
         QTest::mouseClick(&grid, Qt::LeftButton, {}, grid.tileRect(4).center().toPoint());
-        QCOMPARE(selected.last().first().value<std::optional<int>>(), std::optional<int>()); // the average
+        QVERIFY(!selected.last().first().value<std::optional<int>>().has_value()); // the average
         // The selected tile is outlined in the highlight colour.
         const QImage image = grid.grab().toImage();
         const QColor highlight = grid.palette().color(QPalette::Highlight);
@@ -321,7 +321,7 @@ private slots:
         view.setHead(std::nullopt);
         QVERIFY(view.tooltipText(1, 2).contains(QStringLiteral("average over 4 heads")));
         view.setHead(std::optional<int>(9)); // gone: falls back to the average
-        QCOMPARE(view.painter().effectiveHead(), std::optional<int>());
+        QVERIFY(!view.painter().effectiveHead().has_value());
     }
 
     void darkPaletteStaysReadable()

@@ -98,8 +98,8 @@ private slots:
         QCOMPARE(window.selectedHead(), std::optional<int>(2));
 
         doc.selection()->setHead(HeadRef::average(0));
-        QCOMPARE(window.heatmap()->head(), std::optional<int>());
-        QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>());
+        QVERIFY(!window.heatmap()->head().has_value());
+        QVERIFY(!window.headsGrid()->selectedHead().has_value());
         QVERIFY(!window.headBox()->currentData().isValid()); // the average's item carries no head
         QCOMPARE(window.headBox()->currentText(), QStringLiteral("average of 4"));
 
@@ -112,7 +112,7 @@ private slots:
         window.headBox()->setCurrentIndex(averageItem);
         emit window.headBox()->activated(averageItem);
         QCOMPARE(doc.selection()->head(), HeadRef::average(0));
-        QCOMPARE(window.heatmap()->head(), std::optional<int>());
+        QVERIFY(!window.heatmap()->head().has_value());
         emit window.headBox()->activated(3);
         QCOMPARE(doc.selection()->head(), HeadRef::one(0, 3));
         QCOMPARE(window.headsGrid()->selectedHead(), std::optional<int>(3));
