@@ -279,7 +279,12 @@ void MainWindow::connectDocument()
     connect(selection, &ViewSelection::colorMapChanged, this, &MainWindow::showColorMap);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_document, &Document::computingChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::notice, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    // A notice does not hide a model error being shown (a run the user's
+    // typing started may end just after a bad folder was refused): it waits
+    // until the error has had its time.
+    connect(m_modelActions, &ModelActions::errorOccurred, this, [this] { m_errorShown.start(); });
+    connect(m_document->model(), &ModelDocument::opened, this, [this] { m_errorShown.invalidate(); });
+    connect(m_document, &Document::notice, this, &MainWindow::showNotice);
 
     connect(m_chips, &TokenChips::querySelected, m_document, &Document::setQuery);
     connect(m_heatmap, &HeatmapView::querySelected, m_document, &Document::setQuery);
@@ -297,6 +302,15 @@ void MainWindow::connectDocument()
         m_walkHighlightKeys = keys;
         showWalkthroughHighlight();
     });
+}
+
+void MainWindow::showNotice(const QString &text)
+{
+    const qint64 left = m_errorShown.isValid() ? kErrorShownMs - m_errorShown.elapsed() : 0;
+    if (left <= 0)
+        statusBar()->showMessage(text, 8000);
+    else // asked again then: another error may have come meanwhile
+        QTimer::singleShot(int(left), this, [this, text] { showNotice(text); });
 }
 
 void MainWindow::onSessionChanged()

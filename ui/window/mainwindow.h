@@ -5,6 +5,7 @@
 #include "colormap.h"
 #include "headref.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 class BarChartView;
@@ -59,6 +60,8 @@ public:
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
+    // How long a model error stays in the status bar before a notice may replace it.
+    static constexpr int kErrorShownMs = 15000;
 
     // The size of a first start: 1280 × 800, or less on a smaller screen.
     QSize firstSize() const;
@@ -78,6 +81,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void showNotice(const QString &text);
     QWidget *buildTopBar();
     QWidget *buildHeatmapPanel();
     void buildDocks();
@@ -119,4 +123,5 @@ private:
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
     ModelActions *m_modelActions = nullptr;
+    QElapsedTimer m_errorShown; // since the last model error was shown; invalid when none is
 };

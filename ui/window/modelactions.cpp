@@ -56,7 +56,7 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     // The tile picks layer and head at once: one change of the selection.
     connect(m_model, &ModelDocument::openFailed, this, [this](const QString &message) {
         m_lastError = tr("Cannot open the model: %1").arg(message);
-        m_window->statusBar()->showMessage(m_lastError, 15000);
+        m_window->statusBar()->showMessage(m_lastError, MainWindow::kErrorShownMs);
         emit errorOccurred(m_lastError);
     });
     connect(m_grid, &ModelGridView::tileSelected, this, [this](int layer, int head) {
