@@ -76,7 +76,14 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     // typed as soon as the model is there (its tokenizer decides the text).
     QString base, typed;
     QObject::connect(&model, &ModelDocument::opened, [&] {
-        const int tokens = std::clamp(args.tokens.value_or(64), 2, model.config()->positions);
+        const int positions = model.config()->positions;
+        if (args.tokens && (*args.tokens < 2 || *args.tokens > positions)) {
+            // As bench --model refuses it: a text of another length would time another question.
+            failure = QStringLiteral("--tokens %1: --window types into a text of 2 to %2 tokens (the model's positions)")
+                          .arg(*args.tokens).arg(positions);
+            return;
+        }
+        const int tokens = std::min(args.tokens.value_or(64), positions);
         const QStringList pieces = textPieces(model);
         QString next;
         base = textOfTokens(model, pieces, tokens - 1, &next);

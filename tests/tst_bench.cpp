@@ -112,6 +112,13 @@ private slots:
         // Switching a head of the middle layer (of 2: layer 1) off and on, each until repainted.
         QCOMPARE(out["switch_off_layer"].toInt(), 1);
         QVERIFY(out["switch_to_repainted_min_ms"].toDouble() > 0);
+        // A length the model cannot read is refused, not quietly changed.
+        const HeadlessRun tooLong = runHeadless(QStringLiteral(ATTN_APP_PATH),
+                                                {"bench", "--model", model, "--window", "--tokens", "65"});
+        QCOMPARE(tooLong.exitCode, 2);
+        QCOMPARE(QString::fromUtf8(tooLong.err).trimmed(),
+                 QStringLiteral("attention-explorer: --tokens 65: --window types into a text of 2 to 64 tokens (the "
+                                "model's positions)"));
     }
 };
 
