@@ -9,6 +9,7 @@
 // (the failure message prints both).
 
 #include "crashbreadcrumb.h"
+#include "monkeyenvironment.h"
 #include "modelmonkey.h"
 
 #include "guiclock.h"
@@ -40,29 +41,6 @@ constexpr bool kTimed = false;
 constexpr bool kTimed = true;
 #endif
 
-QtMessageHandler g_previousHandler = nullptr;
-
-// The machine's fonts and what the offscreen platform cannot do (size hints;
-// raising and grabbing the keyboard for every popup menu): not the program's
-// business, and thousands of them would use up QTest's 2,000 messages.
-void quietPlatformWarnings(QtMsgType type, const QMessageLogContext &context, const QString &message)
-{
-    if (type == QtWarningMsg
-        && (message.startsWith(QLatin1String("OpenType support missing"))
-            || message == QLatin1String("This plugin does not support propagateSizeHints()")
-            || message == QLatin1String("This plugin does not support raise()")
-            || message == QLatin1String("This plugin does not support grabbing the keyboard")))
-        return;
-    g_previousHandler(type, context, message);
-}
-
-std::uint64_t envNumber(const char *name, std::uint64_t fallback)
-{
-    bool ok = false;
-    const std::uint64_t value = qEnvironmentVariable(name).toULongLong(&ok);
-    return ok ? value : fallback;
-}
-
 TimedApplication *timedApp() { return static_cast<TimedApplication *>(QCoreApplication::instance()); }
 
 } // namespace
@@ -81,7 +59,7 @@ void TestModelMonkey::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     crashbreadcrumb::install("tst_modelmonkey");
-    g_previousHandler = qInstallMessageHandler(quietPlatformWarnings);
+    monkeyenv::installQuietHandler();
     QVERIFY(m_dir.isValid());
     makeModels();
     makeBadFolders();
@@ -158,13 +136,13 @@ bool TestModelMonkey::openModel(int index)
 
 void TestModelMonkey::modelMonkey()
 {
-    const std::uint64_t seed = envNumber("ATTN_MONKEY_SEED", kModelMonkeyDefaultSeed);
-    const int count = int(envNumber("ATTN_MONKEY_ACTIONS", kModelMonkeyDefaultActions));
+    const std::uint64_t seed = monkeyenv::envNumber("ATTN_MONKEY_SEED", kModelMonkeyDefaultSeed);
+    const int count = int(monkeyenv::envNumber("ATTN_MONKEY_ACTIONS", kModelMonkeyDefaultActions));
     qInfo("model monkey seed %llu, %d actions (replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=N)%s",
           static_cast<unsigned long long>(seed), count, static_cast<unsigned long long>(seed),
           kTimed ? "" : "; AddressSanitizer build: GUI-thread times are reported, not checked");
     m_rng = attn::SplitMix64(seed);
-    m_strict = envNumber("ATTN_MONKEY_STRICT", 0) != 0;
+    m_strict = monkeyenv::envNumber("ATTN_MONKEY_STRICT", 0) != 0;
 
     m_window = new MainWindow(&m_doc);
     window().fileActions()->setInteractive(false);

@@ -8,6 +8,7 @@
 // description records the seed it got.
 
 #include "crashbreadcrumb.h"
+#include "monkeyenvironment.h"
 #include "monkey.h"
 
 #include "fileactions.h"
@@ -29,27 +30,6 @@
 #include <unistd.h>
 
 namespace {
-
-QtMessageHandler g_previousHandler = nullptr;
-
-// Fonts without Arabic or Hebrew shaping tables warn once per font and
-// script, and the offscreen platform about size hints: the machine's
-// business, not the program's.
-void quietFontWarnings(QtMsgType type, const QMessageLogContext &context, const QString &message)
-{
-    if (type == QtWarningMsg
-        && (message.startsWith(QLatin1String("OpenType support missing"))
-            || message == QLatin1String("This plugin does not support propagateSizeHints()")))
-        return;
-    g_previousHandler(type, context, message);
-}
-
-std::uint64_t envNumber(const char *name, std::uint64_t fallback)
-{
-    bool ok = false;
-    const std::uint64_t value = qEnvironmentVariable(name).toULongLong(&ok);
-    return ok ? value : fallback;
-}
 
 QByteArray sessionPrefix() { return R"({"format": "attention-explorer-session", "version": 1, )"; }
 
@@ -107,7 +87,7 @@ void TestMonkey::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     crashbreadcrumb::install("tst_monkey");
-    g_previousHandler = qInstallMessageHandler(quietFontWarnings);
+    monkeyenv::installQuietHandler();
     QVERIFY(m_dir.isValid());
     for (const BadFile &bad : badFiles()) {
         const QString path = m_dir.filePath(bad.name);
@@ -221,8 +201,8 @@ void TestMonkey::typeText(QWidget *widget, const QString &text)
 
 void TestMonkey::monkey()
 {
-    const std::uint64_t seed = envNumber("ATTN_MONKEY_SEED", kDefaultSeed);
-    const int count = int(envNumber("ATTN_MONKEY_ACTIONS", kDefaultActions));
+    const std::uint64_t seed = monkeyenv::envNumber("ATTN_MONKEY_SEED", kDefaultSeed);
+    const int count = int(monkeyenv::envNumber("ATTN_MONKEY_ACTIONS", kDefaultActions));
     qInfo("monkey seed %llu, %d actions (replay with ATTN_MONKEY_SEED=%llu ATTN_MONKEY_ACTIONS=N)",
           static_cast<unsigned long long>(seed), count, static_cast<unsigned long long>(seed));
     m_rng = attn::SplitMix64(seed);
