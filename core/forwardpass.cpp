@@ -3,6 +3,7 @@
 #include "model/attentionop.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace attn::detail {
@@ -30,6 +31,17 @@ AttentionSettings settingsOf(const PassInputs &in, int heads)
     return settings;
 }
 
+// The largest squared length of a row, in double: a float row's squares
+// overflow float from about 1e19 (and Eigen's vectorised row norms then give
+// NaN, which maxCoeff() passes over), but never double.
+double largestSquaredRowNorm(const Eigen::Ref<const Eigen::MatrixXf> &rows)
+{
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < rows.rows(); ++i)
+        largest = std::max(largest, rows.row(i).cast<double>().squaredNorm());
+    return largest;
+}
+
 // |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can overflow
 // float (which spares checking a million scores per head) and float's
 // rounding, about 1e-7 of the bound per score, stays far below the 4 decimals
@@ -39,10 +51,9 @@ bool floatScoresAreSafe(const Eigen::MatrixXf &queries, const Eigen::MatrixXf &k
 {
     for (int h = 0; h < heads; ++h) {
         const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk);
-        // allFinite first: maxCoeff() may pass over a NaN.
         if (!qh.allFinite() || !kh.allFinite())
             return false;
-        const double bound = double(qh.rowwise().norm().maxCoeff()) * double(kh.rowwise().norm().maxCoeff());
+        const double bound = std::sqrt(largestSquaredRowNorm(qh) * largestSquaredRowNorm(kh));
         if (!(bound * scale < 1e3))
             return false;
     }

@@ -5,6 +5,7 @@
 #include "attention.h"
 #include "prng.h"
 #include "session.h"
+#include "sessionio.h"
 #include "testdata.h"
 
 #include <QTest>
@@ -123,6 +124,28 @@ private slots:
         QVERIFY(s.output.allFinite());
         const AttentionResult d = attn::computeAttention(x, c, {}, nullptr, Precision::Double);
         QCOMPARE(s.heads[0].weights.toDouble(), d.heads[0].weights.toDouble());
+    }
+
+    // One huge row among ordinary ones: its squares overflow float, where
+    // Eigen's vectorised row norms come out NaN and the bound on the scores
+    // used to pass (found by fuzz_session). Double must be used.
+    void oneHugeRowFallsBackToDouble()
+    {
+        const QByteArray json = R"({"format": "attention-explorer-session", "version": 1,
+            "sentence": "Your journey starts with one step",
+            "tokens": ["Your", "journey", "starts", "with", "one", "step"],
+            "embeddings": [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+                           [4.4e35, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]],
+            "query": 1, "attention": {}})";
+        QString error;
+        const std::optional<attn::Session> session = attn::parseSession(json, QStringLiteral("x"), &error);
+        QVERIFY2(session, qPrintable(error));
+        const AttentionResult s = attn::computeSession(*session, Precision::Single);
+        QVERIFY(!s.singlePrecision);
+        QVERIFY(s.heads[0].scores.allFinite());
+        QVERIFY(s.heads[0].weights.allFinite());
+        const AttentionResult d = attn::computeSession(*session, Precision::Double);
+        QCOMPARE(s.heads[0].scores.toDouble(), d.heads[0].scores.toDouble());
     }
 
     // Float's rounding grows with the size of the scores: inputs that make
