@@ -277,7 +277,7 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("train"), QStringLiteral("The command."));
-    const QCommandLineOption task = valueOption("task", "induction, copy, reverse, sort or text.", "TASK");
+    const QCommandLineOption task = valueOption("task", "induction, copy, reverse, sort, pronoun or text.", "TASK");
     const QCommandLineOption text = valueOption("text", "The text file of the text task.", "FILE");
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("The model folder to write."), QStringLiteral("DIR"));
@@ -317,11 +317,13 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
         return;
     args.reportEvery = every.value_or(args.reportEvery);
     args.task = parser.value(task);
-    static const QStringList tasks = {"induction", "copy", "reverse", "sort", "text"};
+    static const QStringList tasks = {"induction", "copy", "reverse", "sort", "pronoun", "text"};
     if (!tasks.contains(args.task)) {
-        command->error = args.task.isEmpty() ? QStringLiteral("train needs --task: induction, copy, reverse, sort or text")
-                                             : QStringLiteral("--task %1: unknown task; use induction, copy, reverse, "
-                                                              "sort or text").arg(args.task);
+        command->error = args.task.isEmpty()
+                             ? QStringLiteral("train needs --task: induction, copy, reverse, sort, pronoun or text")
+                             : QStringLiteral("--task %1: unknown task; use induction, copy, reverse, sort, pronoun "
+                                              "or text")
+                                   .arg(args.task);
         return;
     }
     args.text = parser.value(text);

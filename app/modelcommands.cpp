@@ -65,9 +65,15 @@ std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn
                                const QString &text, QString *error)
 {
     Tokens out;
-    for (const attn::ModelToken &t : tokenizer.encode(text)) {
+    const std::vector<attn::ModelToken> tokens = tokenizer.encode(text);
+    for (const attn::ModelToken &t : tokens) {
         out.ids.push_back(t.id);
         out.texts.push_back(t.text);
+    }
+    const QString unknown = attn::unknownTokenProblem(tokens, config.vocab);
+    if (!unknown.isEmpty()) {
+        *error = QStringLiteral("--text: %1").arg(unknown);
+        return std::nullopt;
     }
     const int content = int(out.ids.size()) - (config.family == attn::ModelFamily::Bert ? 2 : 0);
     if (content <= 0) {

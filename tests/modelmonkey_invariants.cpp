@@ -102,7 +102,7 @@ QString TestModelMonkey::checkInvariants()
         if (!model->trace() && n > 0)
             return QStringLiteral("an unreadable text dropped the result shown before it");
         const bool named = typed.empty() ? snap->error.contains(QStringLiteral("no tokens"))
-                                         : snap->error.contains(QStringLiteral("outside the vocabulary"));
+                                         : snap->error.contains(QStringLiteral("is not one of the model's"));
         if (!named)
             return QStringLiteral("the message of an unreadable text says \"%1\"").arg(snap->error);
     } else if (!current().bert) {

@@ -16,11 +16,18 @@ inline attn::ModelConfig saveChildConfig()
     return attn::Trainer::configFor(s, 32);
 }
 
+// One byte per token, "A" onwards.
+inline std::vector<QByteArray> childSymbols()
+{
+    std::vector<QByteArray> symbols;
+    for (int i = 0; i < 32; ++i)
+        symbols.push_back(QByteArray(1, char('A' + i)));
+    return symbols;
+}
+
 inline bool saveChildModel(std::uint64_t seed, const QString &dir, QString *error)
 {
-    std::vector<unsigned char> symbols;
-    for (int i = 0; i < 32; ++i)
-        symbols.push_back(static_cast<unsigned char>('A' + i));
     const QJsonObject training{{"seed", QString::number(seed)}};
-    return attn::saveModelFolder(attn::Trainer::initialModel(saveChildConfig(), seed), symbols, training, dir, error);
+    return attn::saveModelFolder(attn::Trainer::initialModel(saveChildConfig(), seed), childSymbols(), training, dir,
+                                 error);
 }

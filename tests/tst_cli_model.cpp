@@ -358,7 +358,7 @@ void TestCliModel::failures_data()
     QTest::newRow("bert, only white space") << computeArgs(m_dir.filePath("bert-f32"), QStringLiteral(" \t "))
                                             << "--text gives no tokens, only white space";
     QTest::newRow("an id outside the model's vocabulary") << computeArgs(gpt2, QStringLiteral("Hello, world"))
-                                                          << "--text: token 1 has id 39, outside the vocabulary of 29";
+                                                          << "--text: \",\" (token 1) is not one of the model's 29 tokens";
     QTest::newRow("bench --tokens above the limit") << QStringList{"bench", "--model", gpt2, "--tokens", "17"}
                                                     << "--tokens 17: the model takes at most 16 (n_positions in config.json)";
     QTest::newRow("export --layer 5") << exportArgs(gpt2, m_dir.filePath("l5.png"), {"--layer", "5"})

@@ -368,9 +368,9 @@ void TestCliParse::errors_data()
     QTest::newRow("train zero layers") << QStringList{"train", "--task", "copy", "--layers", "0", "-o", "m"}
                                        << "--layers must be a whole number from 1 to 12";
     QTest::newRow("train no task") << QStringList{"train", "-o", "m"}
-                                   << "train needs --task: induction, copy, reverse, sort or text";
+                                   << "train needs --task: induction, copy, reverse, sort, pronoun or text";
     QTest::newRow("train unknown task") << QStringList{"train", "--task", "add", "-o", "m"}
-                                        << "--task add: unknown task; use induction, copy, reverse, sort or text";
+                                        << "--task add: unknown task; use induction, copy, reverse, sort, pronoun or text";
     QTest::newRow("train text without file") << QStringList{"train", "--task", "text", "-o", "m"}
                                              << "--task text needs --text FILE";
     QTest::newRow("train file without text") << QStringList{"train", "--task", "copy", "--text", "a.txt", "-o", "m"}

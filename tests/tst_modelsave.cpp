@@ -118,8 +118,7 @@ private slots:
         QVERIFY(QDir().mkpath(tmp.filePath("model.tmp-notours"))); // not a name a save makes: kept
 
         QString error;
-        std::vector<unsigned char> symbols(32, 'A');
-        QVERIFY2(attn::saveModelFolder(attn::Trainer::initialModel(saveChildConfig(), 8), symbols,
+        QVERIFY2(attn::saveModelFolder(attn::Trainer::initialModel(saveChildConfig(), 8), childSymbols(),
                                        QJsonObject{{"seed", "8"}}, tmp.filePath("other"), &error),
                  qPrintable(error)); // a save of another folder leaves these alone
         QVERIFY(QFileInfo::exists(dir + ".old-Ab12Cd"));

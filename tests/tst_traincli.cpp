@@ -218,7 +218,7 @@ private slots:
         QTest::newRow("learning rate above 1") << QStringList{"--task", "copy", "--lr", "2", "-o", "OUT"}
                                                << "--lr must be a number above 0 and at most 1";
         QTest::newRow("unknown task") << QStringList{"--task", "nope", "-o", "OUT"}
-                                      << "--task nope: unknown task; use induction, copy, reverse, sort or text";
+                                      << "--task nope: unknown task; use induction, copy, reverse, sort, pronoun or text";
         QTest::newRow("text task without --text") << QStringList{"--task", "text", "-o", "OUT"}
                                                   << "--task text needs --text FILE";
         QTest::newRow("zero steps") << QStringList{"--task", "copy", "--steps", "0", "-o", "OUT"}

@@ -140,7 +140,7 @@ private slots:
         QFETCH(QString, expected);
         const TrainingTask t = task(TaskKind(kind), 4);
         QCOMPARE(t.vocab(), 5);
-        QCOMPARE(t.symbols().back(), '=');
+        QCOMPARE(t.symbols().back(), QByteArray("="));
         SplitMix64 rng(3);
         const TrainingBatch b = t.batch(rng, 1, 10); // x1..x5 = y1..y5, inputs the first 10
         std::vector<int> x(b.inputs.begin(), b.inputs.begin() + 5), y(b.targets.begin() + 5, b.targets.end());

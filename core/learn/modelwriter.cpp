@@ -2,7 +2,7 @@
 
 #include "io/safetensorswriter.h"
 #include "sessionio.h"
-#include "tokenizers/bytelevel.h"
+#include "learn/tokenizerwriter.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -52,29 +52,12 @@ std::vector<TensorToWrite> gpt2Tensors(const ModelParameters &m)
     return t;
 }
 
-// The model's symbols first (ids 0 ... vocab - 1), then every other byte:
-// byte-level BPE readers (ours and Hugging Face's) expect a token for each of
-// the 256 bytes. Those extra ids lie outside the model's vocabulary, so a text
-// with a byte the model never saw is refused with a message naming the token
-// instead of being silently mapped to something else.
-QByteArray vocabJson(const std::vector<unsigned char> &symbols)
-{
-    QJsonObject vocab;
-    bool used[256] = {};
-    int id = 0;
-    for (unsigned char s : symbols) {
-        vocab.insert(QString(QChar(bytelevel::byteToChar(s))), id++);
-        used[s] = true;
-    }
-    for (int b = 0; b < 256; ++b)
-        if (!used[b])
-            vocab.insert(QString(QChar(bytelevel::byteToChar(static_cast<unsigned char>(b)))), id++);
-    return QJsonDocument(vocab).toJson(QJsonDocument::Compact);
-}
-
-bool writeAll(const QString &folder, const ModelParameters &model, const std::vector<unsigned char> &symbols,
+bool writeAll(const QString &folder, const ModelParameters &model, const std::vector<QByteArray> &symbols,
               const QJsonObject &training, QString *error)
 {
+    const std::optional<ByteLevelTokenizerFiles> tokenizer = byteLevelTokenizerFiles(symbols, error);
+    if (!tokenizer)
+        return false;
     QJsonObject config = gpt2ConfigJson(model.config);
     if (!training.isEmpty())
         config.insert(QStringLiteral("attention_explorer_training"), training);
@@ -83,9 +66,8 @@ bool writeAll(const QString &folder, const ModelParameters &model, const std::ve
     metadata.insert(QStringLiteral("format"), QStringLiteral("pt"));
     return writeFileAtomically(dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson(), error)
            && writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")), gpt2Tensors(model), metadata, error)
-           && writeFileAtomically(dir.filePath(QStringLiteral("vocab.json")), vocabJson(symbols), error)
-           && writeFileAtomically(dir.filePath(QStringLiteral("merges.txt")), QByteArrayLiteral("#version: 0.2\n"),
-                                  error);
+           && writeFileAtomically(dir.filePath(QStringLiteral("vocab.json")), tokenizer->vocabJson, error)
+           && writeFileAtomically(dir.filePath(QStringLiteral("merges.txt")), tokenizer->mergesTxt, error);
 }
 
 // Beside DIR while a save runs: the new folder being written, and (only
@@ -164,7 +146,7 @@ QString checkOutputFolder(const QString &dir)
     return {};
 }
 
-bool saveModelFolder(const ModelParameters &model, const std::vector<unsigned char> &symbols,
+bool saveModelFolder(const ModelParameters &model, const std::vector<QByteArray> &symbols,
                      const QJsonObject &training, const QString &dir, QString *error)
 {
     const QString problem = checkOutputFolder(dir);

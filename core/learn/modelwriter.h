@@ -2,12 +2,12 @@
 // Writes a trained GPT-2 as a model folder (contract section 5) that
 // attn::loadModel, `compute --model` and Hugging Face transformers open:
 // config.json, model.safetensors under the names Hugging Face writes, and a
-// byte-level tokenizer (vocab.json, merges.txt) with one token per symbol and
-// no merges, so the task's tiny vocabulary round-trips (the bytes the model
-// does not know get ids past its vocabulary, see vocabJson).
+// byte-level tokenizer (vocab.json, merges.txt) with one token per symbol of
+// the task, so its tiny vocabulary round-trips (learn/tokenizerwriter.h).
 
 #include "model/modelparameters.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 #include <vector>
@@ -18,10 +18,10 @@ namespace attn {
 // in one atomic rename, so a failure or a kill (even kill -9) leaves DIR the
 // whole old model or the whole new one; what a killed save left beside DIR is
 // cleared by the next save (so two saves into one DIR must not run at once).
-// `symbols`: the byte each token id stands for. `training` goes into
+// `symbols`: the bytes each token id stands for. `training` goes into
 // config.json as "attention_explorer_training". False and one line in `error`
 // on failure.
-bool saveModelFolder(const ModelParameters &model, const std::vector<unsigned char> &symbols,
+bool saveModelFolder(const ModelParameters &model, const std::vector<QByteArray> &symbols,
                      const QJsonObject &training, const QString &dir, QString *error);
 
 // Clears what a killed save left beside DIR: DIR.tmp-XXXXXX (a half-written

@@ -1,5 +1,7 @@
 #include "learn/tasks.h"
 
+#include "learn/pronountask.h"
+
 #include <algorithm>
 #include <set>
 
@@ -20,15 +22,28 @@ std::optional<TrainingTask> TrainingTask::synthetic(TaskKind kind, int symbols, 
         *error = QStringLiteral("the text task needs a text file");
         return std::nullopt;
     }
+    if (kind == TaskKind::Pronoun) {
+        if (symbols != 0) {
+            *error = QStringLiteral("--vocab %1: the pronoun task has its own %2 words")
+                         .arg(symbols)
+                         .arg(pronoun::vocabulary().size());
+            return std::nullopt;
+        }
+        TrainingTask task;
+        task.m_kind = kind;
+        task.m_symbols = pronoun::vocabulary();
+        return task;
+    }
     if (symbols < 2 || symbols > kAlphabetSize) {
         *error = QStringLiteral("--vocab %1: a synthetic task has 2 to %2 symbols").arg(symbols).arg(kAlphabetSize);
         return std::nullopt;
     }
     TrainingTask task;
     task.m_kind = kind;
-    task.m_symbols.assign(kAlphabet, kAlphabet + symbols);
+    for (int i = 0; i < symbols; ++i)
+        task.m_symbols.push_back(QByteArray(1, kAlphabet[i]));
     if (kind != TaskKind::Induction)
-        task.m_symbols.push_back(kSeparator);
+        task.m_symbols.push_back(QByteArray(1, char(kSeparator)));
     return task;
 }
 
@@ -41,10 +56,11 @@ std::optional<TrainingTask> TrainingTask::fromText(const QByteArray &text, const
     TrainingTask task;
     task.m_kind = TaskKind::Text;
     const std::set<unsigned char> bytes(text.cbegin(), text.cend());
-    task.m_symbols.assign(bytes.begin(), bytes.end());
     int idOf[256] = {};
-    for (std::size_t i = 0; i < task.m_symbols.size(); ++i)
-        idOf[task.m_symbols[i]] = int(i);
+    for (const unsigned char b : bytes) {
+        idOf[b] = int(task.m_symbols.size());
+        task.m_symbols.push_back(QByteArray(1, char(b)));
+    }
     task.m_text.reserve(std::size_t(text.size()));
     for (const char c : text)
         task.m_text.push_back(idOf[static_cast<unsigned char>(c)]);
@@ -54,6 +70,8 @@ std::optional<TrainingTask> TrainingTask::fromText(const QByteArray &text, const
 double TrainingTask::chance() const
 {
     // Copy, reverse and sort never ask for the separator.
+    if (m_kind == TaskKind::Pronoun)
+        return 1.0 / double(pronoun::ownVerbCount()); // only the verb after a pronoun counts
     const bool separator = m_kind == TaskKind::Copy || m_kind == TaskKind::Reverse || m_kind == TaskKind::Sort;
     return 1.0 / double(vocab() - (separator ? 1 : 0));
 }
@@ -90,6 +108,8 @@ void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, 
         std::fill(counts.begin() + 1, counts.end(), 1.0f);
     } else if (m_kind == TaskKind::Induction) {
         fillInduction(rng, sequence, counts);
+    } else if (m_kind == TaskKind::Pronoun) {
+        pronoun::fillSentences(rng, sequence, counts);
     } else {
         fillSequenceTask(rng, length, sequence, counts);
     }
@@ -139,7 +159,8 @@ void TrainingTask::fillSequenceTask(SplitMix64 &rng, int length, std::vector<int
 
 std::optional<TaskKind> TrainingTask::kindFromName(const QString &name)
 {
-    for (TaskKind k : {TaskKind::Induction, TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Text})
+    for (TaskKind k : {TaskKind::Induction, TaskKind::Copy, TaskKind::Reverse, TaskKind::Sort, TaskKind::Pronoun,
+                       TaskKind::Text})
         if (TrainingTask::name(k) == name)
             return k;
     return std::nullopt;
@@ -152,6 +173,7 @@ QString TrainingTask::name(TaskKind kind)
     case TaskKind::Copy: return QStringLiteral("copy");
     case TaskKind::Reverse: return QStringLiteral("reverse");
     case TaskKind::Sort: return QStringLiteral("sort");
+    case TaskKind::Pronoun: return QStringLiteral("pronoun");
     case TaskKind::Text: return QStringLiteral("text");
     }
     return {};

@@ -12,7 +12,7 @@
 
 namespace attn {
 
-enum class TaskKind { Induction, Copy, Reverse, Sort, Text };
+enum class TaskKind { Induction, Copy, Reverse, Sort, Pronoun, Text };
 
 // `sequences` rows of `length` tokens one after another.
 struct TrainingBatch
@@ -28,15 +28,17 @@ class TrainingTask
 {
 public:
     // A synthetic task over `symbols` tokens (copy, reverse and sort add one
-    // separator token "="). Nothing for Text: use fromText.
+    // separator token "="; pronoun has its own words and takes 0). Nothing for
+    // Text: use fromText.
     static std::optional<TrainingTask> synthetic(TaskKind kind, int symbols, QString *error);
     // Character-level (one token per byte) next-token prediction on `text`.
     static std::optional<TrainingTask> fromText(const QByteArray &text, const QString &name, QString *error);
 
     TaskKind kind() const { return m_kind; }
     int vocab() const { return int(m_symbols.size()); }
-    // The byte each token id stands for (the saved tokenizer's vocabulary).
-    const std::vector<unsigned char> &symbols() const { return m_symbols; }
+    // The text each token id stands for, in bytes (the saved tokenizer's
+    // vocabulary): one byte in the character-level tasks, a word in pronoun.
+    const std::vector<QByteArray> &symbols() const { return m_symbols; }
     // The accuracy a model that guesses uniformly would reach.
     double chance() const;
     // The longest input a batch can hold (Text: the file's length - 1).
@@ -54,7 +56,7 @@ private:
     void fillSequenceTask(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
 
     TaskKind m_kind = TaskKind::Induction;
-    std::vector<unsigned char> m_symbols;
+    std::vector<QByteArray> m_symbols;
     std::vector<int> m_text; // Text: the whole file as token ids
 };
 

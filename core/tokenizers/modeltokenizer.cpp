@@ -10,6 +10,17 @@ std::vector<int> ModelTokenizer::encodeIds(const QString &text) const
     return ids;
 }
 
+QString unknownTokenProblem(const std::vector<ModelToken> &tokens, int modelVocab)
+{
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (tokens[i].id < 0 || tokens[i].id >= modelVocab)
+            return QStringLiteral("\"%1\" (token %2) is not one of the model's %3 tokens")
+                .arg(tokens[i].text)
+                .arg(i)
+                .arg(modelVocab);
+    return {};
+}
+
 namespace {
 
 // Length of the well-formed UTF-8 character at bytes[i] (RFC 3629: no

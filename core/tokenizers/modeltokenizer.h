@@ -61,6 +61,12 @@ protected:
     SpecialTokenIds m_special;
 };
 
+// A tokenizer may know more tokens than its model (a model trained here has
+// ids for every byte past its own few): names the first token of `tokens`
+// whose id is not below `modelVocab`, as "\" d\" (token 1) is not one of the
+// model's 58 tokens". Empty when all are.
+QString unknownTokenProblem(const std::vector<ModelToken> &tokens, int modelVocab);
+
 // How a chip shows bytes: whole UTF-8 characters as text, every byte that is
 // not part of one (a piece of an emoji, invalid UTF-8) as \xHH.
 QString displayTextForBytes(const QByteArray &bytes);

@@ -87,6 +87,11 @@ void ModelDocument::startCompute()
             out->error = QObject::tr("the text has no tokens");
             return out;
         }
+        const QString unknown = attn::unknownTokenProblem(out->tokens, model->config.vocab);
+        if (!unknown.isEmpty()) {
+            out->error = unknown;
+            return out;
+        }
         attn::ForwardOptions options;
         options.ablatedHeads = ablated;
         const int n = int(out->tokens.size());

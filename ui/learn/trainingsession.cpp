@@ -227,8 +227,13 @@ QStringList TrainingSession::exampleTexts() const
 {
     QStringList texts;
     for (int id : m_example) {
-        const unsigned char byte = id >= 0 && id < int(m_symbols.size()) ? m_symbols[std::size_t(id)] : '?';
-        texts << (byte >= 0x20 && byte < 0x7f ? QString(QChar(byte)) : QStringLiteral("\\x%1").arg(byte, 2, 16, QLatin1Char('0')));
+        const QByteArray symbol = id >= 0 && id < int(m_symbols.size()) ? m_symbols[std::size_t(id)] : "?";
+        const unsigned char byte = static_cast<unsigned char>(symbol.front());
+        if (symbol.size() > 1)
+            texts << QString::fromUtf8(symbol).trimmed(); // a word of the pronoun task
+        else
+            texts << (byte >= 0x20 && byte < 0x7f ? QString(QChar(byte))
+                                                  : QStringLiteral("\\x%1").arg(byte, 2, 16, QLatin1Char('0')));
     }
     return texts;
 }

@@ -94,7 +94,7 @@ private:
     QThread *m_thread = nullptr;
     State m_state = State::Idle;
     attn::TaskKind m_kind = attn::TaskKind::Induction;
-    std::vector<unsigned char> m_symbols;
+    std::vector<QByteArray> m_symbols;
     double m_chance = -1;
     std::vector<attn::TrainingReport> m_reports;
     std::vector<TrainingSnapshot> m_snapshots;
