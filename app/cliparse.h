@@ -103,7 +103,7 @@ constexpr int kMaxTopPredictions = 1000;
 // (traincommand.cpp); the trainer checks how they fit together.
 struct TrainArgs
 {
-    QString task;   // induction, copy, reverse, sort or text
+    QString task;   // induction, copy, reverse, sort, pronoun or text
     QString text;   // --text FILE, the text task's file
     QString output; // -o DIR
     std::optional<int> layers, heads, dModel, context, batch, steps, vocab;
