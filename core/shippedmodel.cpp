@@ -12,15 +12,30 @@ namespace attn {
 namespace {
 
 const char *const kFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
-const QString kResource = QStringLiteral(":/attention-explorer/models/induction/");
+
+struct Lesson
+{
+    QString name, exampleText;
+};
+
+Lesson lessonOf(ShippedLesson lesson)
+{
+    switch (lesson) {
+    case ShippedLesson::InductionHeads: return {QStringLiteral("induction"), QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs")};
+    case ShippedLesson::Pronouns: return {QStringLiteral("pronoun"), QStringLiteral("The girl passed the red box and it")};
+    }
+    return {};
+}
+
+QString resourceOf(const Lesson &lesson) { return QStringLiteral(":/attention-explorer/models/%1/").arg(lesson.name); }
 
 // The folder name carries a digest of the embedded files: a new build with a
 // retrained model unpacks next to the old copy instead of mixing with it.
-QString contentDigest()
+QString contentDigest(const QString &resource)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     for (const char *name : kFiles) {
-        QFile f(kResource + QLatin1String(name));
+        QFile f(resource + QLatin1String(name));
         if (!f.open(QIODevice::ReadOnly))
             return {};
         hash.addData(f.readAll());
@@ -30,16 +45,18 @@ QString contentDigest()
 
 } // namespace
 
-std::optional<ShippedModel> shippedInductionModel(QString *error, const QString &cacheRoot)
+std::optional<ShippedModel> shippedModel(ShippedLesson which, QString *error, const QString &cacheRoot)
 {
-    const QString digest = contentDigest();
+    const Lesson lesson = lessonOf(which);
+    const QString resource = resourceOf(lesson);
+    const QString digest = contentDigest(resource);
     if (digest.isEmpty()) {
         *error = QCoreApplication::translate("ShippedModel", "the trained example model is missing from this build");
         return std::nullopt;
     }
     const QString root = cacheRoot.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) : cacheRoot;
-    const QString folder = QDir(root).filePath(QStringLiteral("models/induction-") + digest);
-    const ShippedModel model{folder, QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs")};
+    const QString folder = QDir(root).filePath(QStringLiteral("models/%1-%2").arg(lesson.name, digest));
+    const ShippedModel model{folder, lesson.exampleText};
     if (QFile::exists(QDir(folder).filePath(QStringLiteral("model.safetensors"))))
         return model;
     if (!QDir().mkpath(QFileInfo(folder).path())) {
@@ -55,7 +72,7 @@ std::optional<ShippedModel> shippedInductionModel(QString *error, const QString 
     for (const char *name : kFiles) {
         const QString target = staging.filePath(QLatin1String(name));
         QFile::remove(target);
-        if (!QFile::copy(kResource + QLatin1String(name), target)) {
+        if (!QFile::copy(resource + QLatin1String(name), target)) {
             *error = QCoreApplication::translate("ShippedModel", "cannot write %1").arg(target);
             return std::nullopt;
         }

@@ -1,8 +1,8 @@
 #pragma once
-// The model trained by this program itself (the induction task) that ships
-// inside the binary, so every user has a trained model with no download.
-// Reproduced by scripts/train_example_model.sh; tests/tst_shippedmodel checks
-// that its heads still do what the lesson says.
+// The models trained by this program itself that ship inside the binary, so
+// every user has trained models with no download: the induction task's and
+// the pronoun task's. Reproduced by scripts/train_example_model.sh;
+// tests/tst_shippedmodel checks that their heads still do what the lessons say.
 
 #include <QString>
 #include <optional>
@@ -12,12 +12,17 @@ namespace attn {
 struct ShippedModel
 {
     QString folder;      // a real folder (memory-mapping needs a file): unpacked into the cache
-    QString exampleText; // a stretch of symbols written twice: the induction head's cue
+    QString exampleText; // the text its lesson opens with
+};
+
+enum class ShippedLesson {
+    InductionHeads, // induction: a stretch of symbols written twice, the induction head's cue
+    Pronouns,       // pronoun: a sentence ending in "it", whose heads find "box"
 };
 
 // Unpacks the embedded model into `cacheRoot` (the user's cache when empty)
 // once, atomically (a half-written copy is never used), and gives its folder.
 // Nothing, with one line in `error`, when the cache cannot be written.
-std::optional<ShippedModel> shippedInductionModel(QString *error, const QString &cacheRoot = QString());
+std::optional<ShippedModel> shippedModel(ShippedLesson lesson, QString *error, const QString &cacheRoot = QString());
 
 } // namespace attn

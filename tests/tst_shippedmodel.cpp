@@ -100,7 +100,7 @@ private slots:
     {
         QTemporaryDir cache;
         QString error;
-        const std::optional<ShippedModel> shipped = shippedInductionModel(&error, cache.path());
+        const std::optional<ShippedModel> shipped = shippedModel(ShippedLesson::InductionHeads, &error, cache.path());
         QVERIFY2(shipped, qPrintable(error));
         QVERIFY(shipped->folder.startsWith(cache.path()));
         for (const char *name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"}) {
@@ -111,12 +111,12 @@ private slots:
         QVERIFY(loadModel(shipped->folder, &error));
         // A second call finds the copy, and no staging folder is left behind.
         const QDateTime written = QFileInfo(shipped->folder + QStringLiteral("/model.safetensors")).lastModified();
-        QCOMPARE(shippedInductionModel(&error, cache.path())->folder, shipped->folder);
+        QCOMPARE(shippedModel(ShippedLesson::InductionHeads, &error, cache.path())->folder, shipped->folder);
         QCOMPARE(QFileInfo(shipped->folder + QStringLiteral("/model.safetensors")).lastModified(), written);
         QCOMPARE(QDir(QFileInfo(shipped->folder).path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
         QVERIFY(QString(shipped->exampleText).size() == 28);
         // A cache that cannot be written: one line, no crash.
-        QVERIFY(!shippedInductionModel(&error, QStringLiteral("/proc/nonexistent")));
+        QVERIFY(!shippedModel(ShippedLesson::InductionHeads, &error, QStringLiteral("/proc/nonexistent")));
         QVERIFY(!error.isEmpty() && !error.contains('\n'));
     }
 

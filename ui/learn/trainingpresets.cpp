@@ -53,6 +53,15 @@ std::vector<TrainingPreset> trainingPresets()
                  "A sequence, “=”, then the same symbols in ascending order. No fixed position holds the "
                  "answer: a head has to attend to the smallest input symbol larger than the one just "
                  "written, so its attention depends on the token values, not on distances.")),
+        make(attn::TaskKind::Pronoun, QT_TRANSLATE_NOOP("TrainingPreset", "Pronouns: find the noun"),
+             QT_TRANSLATE_NOOP("TrainingPreset",
+                 "Short sentences, one word per token, such as “The girl passed the red box and it fell.” "
+                 "Each noun has a verb that only it does (a box falls, a girl waves), and only the verb "
+                 "after the pronoun is scored. Which noun the pronoun stands for is told by its kind: "
+                 "“it” is the thing, “he” or “she” the person, and the two nouns come in either order "
+                 "with a varying number of words around them, so no fixed distance finds the noun. A "
+                 "head learns to attend from the pronoun to its noun and carry the noun's identity "
+                 "forward: open the trained model, click the pronoun and look at layer 0.")),
         make(attn::TaskKind::Text, QT_TRANSLATE_NOOP("TrainingPreset", "Text from a file"),
              QT_TRANSLATE_NOOP("TrainingPreset",
                  "Predict the next character of a text file you choose, one token per byte. Spelling "

@@ -4,6 +4,7 @@
 
 #include "colormap.h"
 #include "headref.h"
+#include "shippedmodel.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -22,6 +23,7 @@ class PipelineView;
 class QButtonGroup;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QTimer;
 class StartHint;
@@ -86,6 +88,9 @@ private:
     QWidget *buildHeatmapPanel();
     void buildDocks();
     void buildMenus();
+    // An Examples entry that opens a model trained by this program (core/shippedmodel.h).
+    void addTrainedExample(QMenu *examples, attn::ShippedLesson lesson, const QString &title,
+                           const QString &objectName, const QString &description);
     void connectDocument();
     void onSessionChanged();
     void onQueryChanged(int query);

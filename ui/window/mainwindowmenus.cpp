@@ -21,6 +21,23 @@
 #include <QStatusBar>
 #include <QUndoStack>
 
+void MainWindow::addTrainedExample(QMenu *examples, attn::ShippedLesson lesson, const QString &title,
+                                   const QString &objectName, const QString &description)
+{
+    QAction *action = examples->addAction(title, this, [this, lesson] {
+        QString error;
+        const std::optional<attn::ShippedModel> shipped = attn::shippedModel(lesson, &error);
+        if (!shipped) {
+            statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
+            return;
+        }
+        m_modelActions->openFolderOn(shipped->folder, shipped->exampleText);
+    });
+    action->setObjectName(objectName);
+    action->setStatusTip(description);
+    action->setToolTip(description);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -36,20 +53,16 @@ void MainWindow::buildMenus()
     examples->setObjectName(QStringLiteral("examplesMenu"));
     m_fileActions->populateExamplesMenu(examples);
     examples->addSeparator();
-    QAction *trainedExample = examples->addAction(tr("Trained Model: Induction Heads"), this, [this] {
-        QString error;
-        const std::optional<attn::ShippedModel> shipped = attn::shippedInductionModel(&error);
-        if (!shipped) {
-            statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
-            return;
-        }
-        m_modelActions->openFolderOn(shipped->folder, shipped->exampleText);
-    });
-    trainedExample->setObjectName(QStringLiteral("example-trained-induction"));
-    trainedExample->setStatusTip(tr("A two-layer model this program trained on repeated random letters: one head in layer 0 "
-                             "looks at the previous letter, one in layer 1 at the letter that came after the "
-                             "earlier copy of the current one"));
-    trainedExample->setToolTip(trainedExample->statusTip());
+    addTrainedExample(examples, attn::ShippedLesson::InductionHeads, tr("Trained Model: Induction Heads"),
+                      QStringLiteral("example-trained-induction"),
+                      tr("A two-layer model this program trained on repeated random letters: one head in layer 0 "
+                         "looks at the previous letter, one in layer 1 at the letter that came after the "
+                         "earlier copy of the current one"));
+    addTrainedExample(examples, attn::ShippedLesson::Pronouns, tr("Trained Model: Pronouns"),
+                      QStringLiteral("example-trained-pronoun"),
+                      tr("A two-layer model this program trained on short sentences that end with a pronoun and "
+                         "a verb only its noun does: heads in layer 0 link \u201cit\u201d to the thing and "
+                         "\u201che\u201d or \u201cshe\u201d to the person"));
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
