@@ -16,13 +16,15 @@ const char *const kFiles[] = {"config.json", "model.safetensors", "vocab.json", 
 struct Lesson
 {
     QString name, exampleText;
+    int query = -1, key = -1;
 };
 
 Lesson lessonOf(ShippedLesson lesson)
 {
     switch (lesson) {
     case ShippedLesson::InductionHeads: return {QStringLiteral("induction"), QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs")};
-    case ShippedLesson::Pronouns: return {QStringLiteral("pronoun"), QStringLiteral("The girl passed the red box and it")};
+    case ShippedLesson::Pronouns: // from "it" (token 7) to "box" (token 5)
+        return {QStringLiteral("pronoun"), QStringLiteral("The girl passed the red box and it"), 7, 5};
     }
     return {};
 }
@@ -56,7 +58,7 @@ std::optional<ShippedModel> shippedModel(ShippedLesson which, QString *error, co
     }
     const QString root = cacheRoot.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) : cacheRoot;
     const QString folder = QDir(root).filePath(QStringLiteral("models/%1-%2").arg(lesson.name, digest));
-    const ShippedModel model{folder, lesson.exampleText};
+    const ShippedModel model{folder, lesson.exampleText, lesson.query, lesson.key};
     if (QFile::exists(QDir(folder).filePath(QStringLiteral("model.safetensors"))))
         return model;
     if (!QDir().mkpath(QFileInfo(folder).path())) {

@@ -13,6 +13,9 @@ struct ShippedModel
 {
     QString folder;      // a real folder (memory-mapping needs a file): unpacked into the cache
     QString exampleText; // the text its lesson opens with
+    // Where the lesson points first (-1: nowhere): the query token, and the
+    // token whose weight from it the grid shows under each head.
+    int exampleQuery = -1, exampleKey = -1;
 };
 
 enum class ShippedLesson {

@@ -51,6 +51,10 @@ expected=(
   share/attention-explorer/examples/models/induction/model.safetensors
   share/attention-explorer/examples/models/induction/vocab.json
   share/attention-explorer/examples/models/induction/merges.txt
+  share/attention-explorer/examples/models/pronoun/config.json
+  share/attention-explorer/examples/models/pronoun/model.safetensors
+  share/attention-explorer/examples/models/pronoun/vocab.json
+  share/attention-explorer/examples/models/pronoun/merges.txt
   share/doc/attention-explorer/LICENSE
   share/doc/attention-explorer/README.md
 )

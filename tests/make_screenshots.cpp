@@ -261,6 +261,34 @@ int main(int argc, char **argv)
         }
     }
     {
+        // Examples › Trained Model: Pronouns: "it" as the query, the grid
+        // showing each head's weight from "it" to "box"; then layer 0's heads
+        // switched off and the guess gone.
+        Document doc;
+        MainWindow window(&doc);
+        window.resize(window.firstSize());
+        window.show();
+        if (auto *action = window.findChild<QAction *>(QStringLiteral("example-trained-pronoun")))
+            action->trigger();
+        ModelDocument *model = doc.model();
+        ModelGridPanel *panel = window.modelActions()->gridPanel();
+        const bool ready = QTest::qWaitFor(
+            [&] { return model->isOpen() && model->trace() && !model->isComputing() && panel->chosenKey() >= 0; }, 30000);
+        if (ready) {
+            raiseDock(window, panel);
+            shoot(window, out.filePath(QStringLiteral("window-pronoun-lesson.png")));
+            std::set<attn::LayerHead> layerZero;
+            for (int h = 0; h < model->config()->heads; ++h)
+                layerZero.insert({0, h});
+            doc.setAblatedHeads(layerZero, QStringLiteral("switch off"));
+            if (!QTest::qWaitFor([&] { return !model->isComputing(); }, 30000))
+                return 1;
+            shoot(window, out.filePath(QStringLiteral("window-pronoun-switched-off.png")));
+        }
+    }
+    if (qEnvironmentVariableIsSet("ATTN_SCREENSHOTS_SKIP_TRAINING"))
+        return 0; // the training run takes minutes
+    {
         // Learn › Train a model…: the induction task with its defaults, trained
         // to the end (a few minutes), so the picture shows the heads that formed.
         TrainingDialog dialog;

@@ -196,6 +196,29 @@ private slots:
         QVERIFY(!bestHead(unknown, &HeadScores::previousToken));
     }
 
+    // Picking a word afterwards sets only chosenKey: 1 / (query + 1) under
+    // uniform causal attention, 1 or 0 in the previous-token head.
+    void chosenKeyPickedAfterwards()
+    {
+        const std::vector<int> tokens{3, 1, 4, 1, 5, 9, 2, 6};
+        ModelTrace trace;
+        trace.layers.resize(2);
+        trace.layers[0].weights = {uniformCausal(8), previousTokenPattern(8)};
+        trace.layers[1].weights = {uniformCausal(8)};
+        const auto plain = traceHeadScores(trace, tokens);
+        const auto picked = withChosenKey(plain, trace, QueryKey{7, 6});
+        QCOMPARE(picked[0][0].chosenKey, double(1.0f / 8.0f));
+        QCOMPARE(picked[0][1].chosenKey, 1.0);
+        QCOMPARE(withChosenKey(plain, trace, QueryKey{7, 2})[0][1].chosenKey, 0.0);
+        QCOMPARE(picked[0][1].previousToken, plain[0][1].previousToken);
+        QCOMPARE(picked[1][0].induction, plain[1][0].induction);
+        QVERIFY(std::isnan(withChosenKey(plain, trace, QueryKey{8, 0})[1][0].chosenKey));
+        QVERIFY(std::isnan(withChosenKey(plain, trace, std::nullopt)[0][0].chosenKey));
+        auto short_ = plain;
+        short_.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, withChosenKey(short_, trace, QueryKey{1, 0}));
+    }
+
     void gpt2SmallSizeIsFast()
     {
         // 12 layers x 12 heads at 256 tokens from 50 symbols (many repeats).

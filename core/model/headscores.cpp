@@ -75,17 +75,22 @@ double meanFromSecondQuery(const MatrixIn<float> &weights, KeyOf keyOf)
     return total / (n - 1);
 }
 
-HeadScores scoresOf(const MatrixIn<float> &weights, const PatternKeys &keys, const std::optional<QueryKey> &chosen)
+double chosenWeight(const MatrixIn<float> &weights, const std::optional<QueryKey> &chosen)
 {
     const int n = int(weights.rows());
+    const bool inside = chosen && chosen->query >= 0 && chosen->query < n && chosen->key >= 0 && chosen->key < n;
+    return inside ? double(weights(chosen->query, chosen->key)) : kNaN;
+}
+
+HeadScores scoresOf(const MatrixIn<float> &weights, const PatternKeys &keys, const std::optional<QueryKey> &chosen)
+{
     HeadScores s;
     s.previousToken = meanFromSecondQuery(weights, [](int i) { return i - 1; });
     s.firstToken = meanFromSecondQuery(weights, [](int) { return 0; });
     s.self = meanFromSecondQuery(weights, [](int i) { return i; });
     s.duplicate = meanOverQueries(weights, keys.duplicate);
     s.induction = meanOverQueries(weights, keys.induction);
-    const bool inside = chosen && chosen->query >= 0 && chosen->query < n && chosen->key >= 0 && chosen->key < n;
-    s.chosenKey = inside ? double(weights(chosen->query, chosen->key)) : kNaN;
+    s.chosenKey = chosenWeight(weights, chosen);
     return s;
 }
 
@@ -120,6 +125,21 @@ std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, co
         result.push_back(std::move(heads));
     }
     return result;
+}
+
+std::vector<std::vector<HeadScores>> withChosenKey(std::vector<std::vector<HeadScores>> table, const ModelTrace &trace,
+                                                   const std::optional<QueryKey> &chosen)
+{
+    if (table.size() != trace.layers.size())
+        throw std::invalid_argument("head scores: the table and the trace have different layers");
+    for (std::size_t l = 0; l < table.size(); ++l) {
+        const std::vector<RowMatrix<float>> &weights = trace.layers[l].weights;
+        if (table[l].size() != weights.size())
+            throw std::invalid_argument("head scores: the table and the trace have different heads");
+        for (std::size_t h = 0; h < weights.size(); ++h)
+            table[l][h].chosenKey = chosenWeight(weights[h], chosen);
+    }
+    return table;
 }
 
 std::optional<int> bestHead(const std::vector<HeadScores> &layer, double HeadScores::*score)

@@ -64,6 +64,12 @@ HeadScores headScores(const MatrixIn<float> &weights, const std::vector<int> &to
 std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, const std::vector<int> &tokens,
                                                      const std::optional<QueryKey> &chosen = std::nullopt);
 
+// `table` (traceHeadScores of `trace`) with every head's chosenKey set for
+// `chosen` and the other scores kept: picking another word, or another
+// query, needs no new pass over the weights.
+std::vector<std::vector<HeadScores>> withChosenKey(std::vector<std::vector<HeadScores>> table, const ModelTrace &trace,
+                                                   const std::optional<QueryKey> &chosen);
+
 // The head of `layer` with the highest value of `score` (NaN scores never
 // win); nothing when the layer has no head with a number.
 std::optional<int> bestHead(const std::vector<HeadScores> &layer, double HeadScores::*score);

@@ -6,6 +6,8 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <algorithm>
 #include <QVBoxLayout>
 #include <iterator>
 
@@ -33,7 +35,13 @@ const ScoreChoice kChoices[] = {
      QT_TRANSLATE_NOOP("ModelGridPanel", "How much attention is parked on the first token (a \"sink\")")},
     {&attn::HeadScores::self, QT_TRANSLATE_NOOP("ModelGridPanel", "Self"),
      QT_TRANSLATE_NOOP("ModelGridPanel", "How much each word attends to itself")},
+    {&attn::HeadScores::chosenKey, QT_TRANSLATE_NOOP("ModelGridPanel", "From the query to a token"),
+     QT_TRANSLATE_NOOP("ModelGridPanel",
+                       "The weight from the query (the token clicked above) to the token picked in the box beside: "
+                       "click \u201cit\u201d, pick the noun it stands for, and the heads that link them light up")},
 };
+
+constexpr int kChosenKeyChoice = int(std::size(kChoices)) - 1;
 
 } // namespace
 
@@ -47,6 +55,11 @@ ModelGridPanel::ModelGridPanel(QWidget *parent) : QWidget(parent), m_grid(new Mo
     m_score->setAccessibleName(tr("Pattern score shown under each head"));
     m_score->setToolTip(tr("A number per head, computed on this text: how much of its attention follows a "
                            "pattern; 1 means all of it"));
+    m_key = new QComboBox;
+    m_key->setAccessibleName(tr("Token the query's weight is read at"));
+    m_key->setToolTip(tr("The token whose weight from the query each head shows"));
+    m_keyLabel = new QLabel(tr("to:"));
+    m_keyLabel->setBuddy(m_key);
     m_sort = new QCheckBox(tr("Sort"));
     m_sort->setToolTip(tr("Put each layer's heads in order of the score, highest first"));
     m_sort->setEnabled(false);
@@ -56,6 +69,8 @@ ModelGridPanel::ModelGridPanel(QWidget *parent) : QWidget(parent), m_grid(new Mo
     row->setContentsMargins(4, 2, 4, 0);
     row->addWidget(label);
     row->addWidget(m_score);
+    row->addWidget(m_keyLabel);
+    row->addWidget(m_key);
     row->addWidget(m_sort);
     row->addStretch(1);
     auto *layout = new QVBoxLayout(this);
@@ -63,8 +78,58 @@ ModelGridPanel::ModelGridPanel(QWidget *parent) : QWidget(parent), m_grid(new Mo
     layout->setSpacing(0);
     layout->addLayout(row);
     layout->addWidget(m_grid, 1);
-    connect(m_score, qOverload<int>(&QComboBox::currentIndexChanged), this, &ModelGridPanel::apply);
+    connect(m_score, qOverload<int>(&QComboBox::currentIndexChanged), this, &ModelGridPanel::onChoice);
+    connect(m_key, qOverload<int>(&QComboBox::currentIndexChanged), this, &ModelGridPanel::onChoice);
     connect(m_sort, &QCheckBox::toggled, this, &ModelGridPanel::apply);
+    onChoice();
+}
+
+void ModelGridPanel::setTokens(const QStringList &tokens)
+{
+    QStringList items;
+    for (int i = 0; i < tokens.size(); ++i)
+        // As the chips show it: a word's leading space is not worth a character here.
+        items << tr("%1 \u201c%2\u201d").arg(i).arg(tokens[i].trimmed().isEmpty() ? tokens[i] : tokens[i].trimmed());
+    QStringList current;
+    for (int i = 0; i < m_key->count(); ++i)
+        current << m_key->itemText(i);
+    if (items == current)
+        return;
+    const int keep = m_key->currentIndex();
+    {
+        const QSignalBlocker block(m_key);
+        m_key->clear();
+        m_key->addItems(items);
+        m_key->setCurrentIndex(std::clamp(keep, 0, int(items.size()) - 1));
+    }
+    onChoice();
+}
+
+int ModelGridPanel::chosenKey() const
+{
+    return m_score->currentData().toInt() == kChosenKeyChoice ? m_key->currentIndex() : -1;
+}
+
+void ModelGridPanel::showChosenKey(int key)
+{
+    {
+        const QSignalBlocker blockKey(m_key), blockScore(m_score);
+        m_key->setCurrentIndex(key);
+        m_score->setCurrentIndex(m_score->findData(kChosenKeyChoice));
+    }
+    onChoice();
+}
+
+void ModelGridPanel::onChoice()
+{
+    const bool picking = m_score->currentData().toInt() == kChosenKeyChoice;
+    m_keyLabel->setVisible(picking);
+    m_key->setVisible(picking);
+    if (chosenKey() != m_lastChosenKey) {
+        m_lastChosenKey = chosenKey();
+        emit chosenKeyChanged();
+    }
+    apply();
 }
 
 void ModelGridPanel::setHeadScores(std::shared_ptr<const HeadScoreTable> scores)

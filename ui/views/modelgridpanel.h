@@ -1,11 +1,14 @@
 #pragma once
 // The layers × heads grid with a choice of what its tiles tell: attention
 // alone, or one pattern score per head under its tile (previous token, same
-// token earlier, induction, first token, self: model/headscores.h), and each
-// layer's heads sorted by it, so "which head does this job?" is one look.
+// token earlier, induction, first token, self: model/headscores.h, or the
+// weight from the query to a token the user picks, such as from "it" to
+// "box"), and each layer's heads sorted by it, so "which head does this
+// job?" is one look.
 
 #include "model/headscores.h"
 
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -13,6 +16,7 @@
 class ModelGridView;
 class QCheckBox;
 class QComboBox;
+class QLabel;
 
 class ModelGridPanel : public QWidget
 {
@@ -26,14 +30,30 @@ public:
     QComboBox *scoreBox() const { return m_score; }
     QCheckBox *sortBox() const { return m_sort; }
 
-    // The scores of the trace the grid shows (null: none yet).
+    QComboBox *keyBox() const { return m_key; }
+
+    // The scores of the trace the grid shows (null: none yet), with
+    // chosenKey set for chosenKey() when it is picked.
     void setHeadScores(std::shared_ptr<const HeadScoreTable> scores);
+    // The tokens the "to" box offers, as the chips show them.
+    void setTokens(const QStringList &tokens);
+    // The token picked for "From the query to a token"; -1 while another score is shown.
+    int chosenKey() const;
+    // Shows that score, to token `key`.
+    void showChosenKey(int key);
+
+signals:
+    void chosenKeyChanged(); // what chosenKey() gives has changed: the scores need it again
 
 private:
     void apply();
+    void onChoice();
 
     ModelGridView *m_grid;
     QComboBox *m_score;
+    QLabel *m_keyLabel;
+    QComboBox *m_key;
     QCheckBox *m_sort;
     std::shared_ptr<const HeadScoreTable> m_scores;
+    int m_lastChosenKey = -1;
 };

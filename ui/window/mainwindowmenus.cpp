@@ -31,7 +31,7 @@ void MainWindow::addTrainedExample(QMenu *examples, attn::ShippedLesson lesson, 
             statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
             return;
         }
-        m_modelActions->openFolderOn(shipped->folder, shipped->exampleText);
+        m_modelActions->openLesson(shipped->folder, shipped->exampleText, shipped->exampleQuery, shipped->exampleKey);
     });
     action->setObjectName(objectName);
     action->setStatusTip(description);

@@ -43,6 +43,8 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     m_rollout = new RolloutView;
     connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
     connect(m_model, &ModelDocument::queryChanged, m_rollout, &RolloutView::setQuery);
+    connect(m_model, &ModelDocument::queryChanged, this, &ModelActions::updateGridScores);
+    connect(m_gridPanel, &ModelGridPanel::chosenKeyChanged, this, &ModelActions::updateGridScores);
     connect(m_document->selection(), &ViewSelection::colorMapChanged, m_rollout, &RolloutView::setColorMap);
     // The grid numbers the average -1, as files do (modelgridview.h).
     connect(m_grid, &ModelGridView::tileMenuRequested, this, [this](int layer, int head, const QPoint &globalPos) {
@@ -192,8 +194,15 @@ void ModelActions::openFolder(const QString &path)
     openFolderOn(path, m_window->sentenceEdit()->text());
 }
 
+void ModelActions::openLesson(const QString &path, const QString &text, int query, int key)
+{
+    openFolderOn(path, text);
+    m_lessonStart = {query, key};
+}
+
 void ModelActions::openFolderOn(const QString &path, const QString &text)
 {
+    m_lessonStart.reset();
     // Only a new text: running the open model again on its own text is wasted,
     // and its notices (a text cut to the model's positions) took the status
     // bar from the message of a folder that failed to open.
@@ -216,6 +225,7 @@ bool ModelActions::applyToWindow()
     }
     m_window->chips()->setTokens(texts);
     m_window->chips()->setToolTips(tips);
+    m_gridPanel->setTokens(texts);
     QComboBox *box = m_window->headBox();
     const int heads = m_model->config()->heads;
     if (box->count() != heads + (heads > 1 ? 1 : 0) || box->itemData(0).toInt() != 0) {
@@ -306,10 +316,27 @@ void ModelActions::onResult()
     applyToWindow();
     if (m_model->gridLevels() != m_grid->levels()) {
         m_grid->setLevels(m_model->gridLevels());
-        m_gridPanel->setHeadScores(m_model->headScores());
+        updateGridScores();
         updateRollout();
     }
     updateGuesses();
+    if (m_lessonStart && m_model->trace()) {
+        const auto [query, key] = *std::exchange(m_lessonStart, std::nullopt);
+        m_model->setQuery(query); // ignored when -1
+        if (key >= 0)
+            m_gridPanel->showChosenKey(key);
+    }
+}
+
+void ModelActions::updateGridScores()
+{
+    std::shared_ptr<const ModelDocument::HeadScoreTable> scores = m_model->headScores();
+    const std::shared_ptr<const attn::ModelTrace> trace = m_model->trace();
+    const int key = m_gridPanel->chosenKey();
+    if (scores && trace && key >= 0)
+        scores = std::make_shared<const ModelDocument::HeadScoreTable>(
+            attn::withChosenKey(*scores, *trace, attn::QueryKey{m_model->query(), key}));
+    m_gridPanel->setHeadScores(scores);
 }
 
 void ModelActions::onLayer(int layer)

@@ -9,6 +9,8 @@
 #include "headref.h"
 
 #include <QObject>
+#include <optional>
+#include <utility>
 #include <QPointer>
 
 class Document;
@@ -43,6 +45,9 @@ public:
     // on what the sentence field shows, or on `text`.
     void openFolder(const QString &path);
     void openFolderOn(const QString &path, const QString &text);
+    // As openFolderOn, then once the text is computed: the query on token
+    // `query` and the grid's score "From the query to a token" at `key`.
+    void openLesson(const QString &path, const QString &text, int query, int key);
     void closeModel();
     // While a model is open, shows its tokens and heads in the window's
     // chips and head box and returns true: the session's must not replace them.
@@ -77,12 +82,14 @@ private:
     void onAblation();
     void updateHeadBoxMarks();
     void updateRollout();
+    void updateGridScores();
     void popupHeadMenu(const HeadRef &head, const QPoint &globalPos);
 
     Document *m_document;
     ModelDocument *m_model;
     MainWindow *m_window;
     ModelGridPanel *m_gridPanel = nullptr; // the grid and its score controls, in the heads dock
+    std::optional<std::pair<int, int>> m_lessonStart; // query and key openLesson() applies to the first result
     ModelGridView *m_grid = nullptr;
     NextTokenView *m_next = nullptr;
     QDockWidget *m_nextDock = nullptr;
