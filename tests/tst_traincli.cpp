@@ -217,6 +217,8 @@ private slots:
                                           << "-o TMP/short.txt: exists and is not a folder";
         QTest::newRow("learning rate above 1") << QStringList{"--task", "copy", "--lr", "2", "-o", "OUT"}
                                                << "--lr must be a number above 0 and at most 1";
+        QTest::newRow("vocabulary of the pronoun task") << QStringList{"--task", "pronoun", "--vocab", "5", "-o", "OUT"}
+                                                        << "--vocab 5: the pronoun task has its own 58 words";
         QTest::newRow("unknown task") << QStringList{"--task", "nope", "-o", "OUT"}
                                       << "--task nope: unknown task; use induction, copy, reverse, sort, pronoun or text";
         QTest::newRow("text task without --text") << QStringList{"--task", "text", "-o", "OUT"}
