@@ -2,7 +2,6 @@
 
 #include <QMetaEnum>
 #include <ctime>
-#include <tuple>
 #include <sys/resource.h>
 
 namespace {
@@ -14,12 +13,20 @@ double threadCpuMs()
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-// Context switches of the calling thread: involuntary (preempted), voluntary (it waited).
-std::pair<long, long> switches()
+struct ThreadUsage
+{
+    long preempted, blocked, pageFaults;
+    double systemMs;
+};
+
+// Of the calling thread: context switches, involuntary (preempted) and
+// voluntary (it waited); page faults; time in the kernel.
+ThreadUsage threadUsage()
 {
     rusage usage{};
     getrusage(RUSAGE_THREAD, &usage);
-    return {usage.ru_nivcsw, usage.ru_nvcsw};
+    return {usage.ru_nivcsw, usage.ru_nvcsw, usage.ru_minflt + usage.ru_majflt,
+            usage.ru_stime.tv_sec * 1e3 + usage.ru_stime.tv_usec / 1e3};
 }
 
 } // namespace
@@ -27,14 +34,16 @@ std::pair<long, long> switches()
 void GuiStopwatch::start()
 {
     m_cpuMs = threadCpuMs();
-    std::tie(m_preempted, m_blocked) = switches();
+    const ThreadUsage u = threadUsage();
+    m_preempted = u.preempted, m_blocked = u.blocked, m_pageFaults = u.pageFaults, m_systemMs = u.systemMs;
     m_wall.start();
 }
 
 GuiCost GuiStopwatch::elapsed(const QString &what) const
 {
-    const auto [preempted, blocked] = switches();
-    return {m_wall.nsecsElapsed() / 1e6, threadCpuMs() - m_cpuMs, preempted - m_preempted, blocked - m_blocked, what};
+    const ThreadUsage u = threadUsage();
+    return {m_wall.nsecsElapsed() / 1e6, threadCpuMs() - m_cpuMs, u.preempted - m_preempted, u.blocked - m_blocked,
+            u.systemMs - m_systemMs, u.pageFaults - m_pageFaults, what};
 }
 
 bool TimedApplication::notify(QObject *receiver, QEvent *event)

@@ -13,6 +13,8 @@ struct GuiCost
     double wallMs = 0, cpuMs = 0;
     long preempted = 0; // times the scheduler gave the CPU to another thread meanwhile
     long blocked = 0;   // times the thread waited (a lock, a file, a sleep)
+    double systemMs = 0; // of cpuMs, the part spent in the kernel for the thread (page faults, system calls)
+    long pageFaults = 0; // minor and major page faults of the thread
     QString what;
 
     // The time the thread was not free: all of the wall-clock time when nothing
@@ -21,11 +23,13 @@ struct GuiCost
     double busyMs() const { return cpuMs; }
     GuiCost minus(const GuiCost &part) const
     {
-        return {wallMs - part.wallMs, cpuMs - part.cpuMs, preempted - part.preempted, blocked - part.blocked, what};
+        return {wallMs - part.wallMs, cpuMs - part.cpuMs, preempted - part.preempted, blocked - part.blocked,
+                systemMs - part.systemMs, pageFaults - part.pageFaults, what};
     }
     GuiCost plus(const GuiCost &part) const
     {
-        return {wallMs + part.wallMs, cpuMs + part.cpuMs, preempted + part.preempted, blocked + part.blocked, what};
+        return {wallMs + part.wallMs, cpuMs + part.cpuMs, preempted + part.preempted, blocked + part.blocked,
+                systemMs + part.systemMs, pageFaults + part.pageFaults, what};
     }
 };
 
@@ -38,8 +42,8 @@ public:
 
 private:
     QElapsedTimer m_wall;
-    double m_cpuMs = 0;
-    long m_preempted = 0, m_blocked = 0;
+    double m_cpuMs = 0, m_systemMs = 0;
+    long m_preempted = 0, m_blocked = 0, m_pageFaults = 0;
 };
 
 class TimedApplication : public QApplication

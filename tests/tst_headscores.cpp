@@ -50,6 +50,18 @@ RowMatrix<float> randomCausal(SplitMix64 &rng, int n)
     return w;
 }
 
+const std::vector<int> kEightTokens{3, 1, 4, 1, 5, 9, 2, 6};
+
+// Layer 0: uniform causal and previous-token heads; layer 1: one uniform head.
+ModelTrace twoLayerTrace()
+{
+    ModelTrace trace;
+    trace.layers.resize(2);
+    trace.layers[0].weights = {uniformCausal(8), previousTokenPattern(8)};
+    trace.layers[1].weights = {uniformCausal(8)};
+    return trace;
+}
+
 bool same(double actual, const QJsonValue &expected)
 {
     if (expected.isNull())
@@ -179,11 +191,8 @@ private slots:
 
     void wholeTraceAndBestHead()
     {
-        const std::vector<int> tokens{3, 1, 4, 1, 5, 9, 2, 6};
-        ModelTrace trace;
-        trace.layers.resize(2);
-        trace.layers[0].weights = {uniformCausal(8), previousTokenPattern(8)};
-        trace.layers[1].weights = {uniformCausal(8)};
+        const std::vector<int> tokens = kEightTokens;
+        const ModelTrace trace = twoLayerTrace();
         const auto scores = traceHeadScores(trace, tokens);
         QCOMPARE(scores.size(), std::size_t(2));
         QCOMPARE(scores[0].size(), std::size_t(2));
@@ -200,11 +209,8 @@ private slots:
     // uniform causal attention, 1 or 0 in the previous-token head.
     void chosenKeyPickedAfterwards()
     {
-        const std::vector<int> tokens{3, 1, 4, 1, 5, 9, 2, 6};
-        ModelTrace trace;
-        trace.layers.resize(2);
-        trace.layers[0].weights = {uniformCausal(8), previousTokenPattern(8)};
-        trace.layers[1].weights = {uniformCausal(8)};
+        const std::vector<int> tokens = kEightTokens;
+        const ModelTrace trace = twoLayerTrace();
         const auto plain = traceHeadScores(trace, tokens);
         const auto picked = withChosenKey(plain, trace, QueryKey{7, 6});
         QCOMPARE(picked[0][0].chosenKey, double(1.0f / 8.0f));

@@ -203,11 +203,14 @@ void TestModelMonkey::modelMonkey()
         if (worst.busyMs() > busiest.first.busyMs())
             busiest = {worst, QStringLiteral("#%1 %2").arg(i).arg(list[k].name)};
         if (worst.wallMs > kFrameMilliseconds)
-            slow.push_back({worst.wallMs, QStringLiteral("#%1 %2: %3: %4 ms wall-clock, %5 ms CPU, preempted %6 times, waited %7 times")
+            slow.push_back({worst.wallMs, QStringLiteral("#%1 %2: %3: %4 ms wall-clock, %5 ms CPU (%6 in the kernel, "
+                                                         "%7 page faults), preempted %8 times, waited %9 times")
                                               .arg(i)
                                               .arg(list[k].name, worst.what)
                                               .arg(worst.wallMs, 0, 'f', 1)
                                               .arg(worst.cpuMs, 0, 'f', 1)
+                                              .arg(worst.systemMs, 0, 'f', 1)
+                                              .arg(worst.pageFaults)
                                               .arg(worst.preempted)
                                               .arg(worst.blocked)});
         // Seen once in three runs of 20,000 (24 ms of CPU after a BERT text;
@@ -246,8 +249,10 @@ void TestModelMonkey::modelMonkey()
         summary << QStringLiteral("%1 ×%2 (busiest %3 ms)").arg(name).arg(stats.first).arg(stats.second, 0, 'f', 1);
     qInfo("%d actions in %.1f s, %.1f s of it checking: %s", count, timer.elapsed() / 1000.0, checkingMs / 1000.0,
           qPrintable(summary.join(QStringLiteral(", "))));
-    qInfo("the GUI thread's busiest stretch: %.1f ms CPU (%.1f ms wall-clock), %s: %s", busiest.first.cpuMs,
-          busiest.first.wallMs, qPrintable(busiest.second), qPrintable(busiest.first.what));
+    qInfo("the GUI thread's busiest stretch: %.1f ms CPU (%.1f ms of it in the kernel, %ld page faults; %.1f ms "
+          "wall-clock), %s: %s",
+          busiest.first.cpuMs, busiest.first.systemMs, busiest.first.pageFaults, busiest.first.wallMs,
+          qPrintable(busiest.second), qPrintable(busiest.first.what));
     for (const auto &[what, seen] : m_known)
         qInfo("known, not failed (ATTN_MONKEY_STRICT=1 fails on it): %s: %d times, first at action %d", qPrintable(what),
               seen.first, seen.second);

@@ -9,6 +9,7 @@
 #include "model/modelloader.h"
 #include "prng.h"
 #include "shippedmodel.h"
+#include "shippedmodelload.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QDateTime>
@@ -44,11 +45,7 @@ class TestShippedModel : public QObject
 private slots:
     void initTestCase()
     {
-        QString error;
-        m_model = loadModel(kFolder, &error);
-        QVERIFY2(m_model, qPrintable(error));
-        m_tokenizer = loadTokenizerFromFolder(kFolder, QStringLiteral("gpt2"), &error);
-        QVERIFY2(m_tokenizer, qPrintable(error));
+        ATTN_LOAD_SHIPPED(kFolder, m_model, m_tokenizer);
     }
 
     void smallAndAsTrained()

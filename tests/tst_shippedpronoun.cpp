@@ -10,6 +10,7 @@
 #include "model/forward.h"
 #include "model/modelloader.h"
 #include "shippedmodel.h"
+#include "shippedmodelload.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QTemporaryDir>
@@ -29,11 +30,7 @@ class TestShippedPronoun : public QObject
 private slots:
     void initTestCase()
     {
-        QString error;
-        m_model = loadModel(kFolder, &error);
-        QVERIFY2(m_model, qPrintable(error));
-        m_tokenizer = loadTokenizerFromFolder(kFolder, QStringLiteral("gpt2"), &error);
-        QVERIFY2(m_tokenizer, qPrintable(error));
+        ATTN_LOAD_SHIPPED(kFolder, m_model, m_tokenizer);
         QCOMPARE(m_model->config.layers, 2);
         QCOMPARE(m_model->config.vocab, 58);
     }
