@@ -98,6 +98,34 @@ private slots:
         QCOMPARE(grid->tileRect(1, 0).left(), firstColumnLeft(grid, 1));
     }
 
+    // The worker colours the tiles with the levels; the grid takes them as
+    // they are (the same images) while its colours match, and colours the
+    // levels itself after the colour map changes.
+    void gridTakesTheWorkersColours()
+    {
+        ModelWindowFixture f;
+        f.window.sentenceEdit()->setText(kText);
+        QVERIFY(f.open(kModel));
+        ModelGridView *grid = f.actions()->gridPanel()->grid();
+        const auto tiles = f.model()->gridTiles();
+        QVERIFY(tiles);
+        QCOMPARE(tiles->map, f.doc.selection()->colorMap());
+        QCOMPARE(grid->thumbnail(1, 2).cacheKey(), tiles->images[1][2].cacheKey());
+
+        const ColorMap other = f.doc.selection()->colorMap() == ColorMap::Magma ? ColorMap::Cividis : ColorMap::Magma;
+        f.doc.selection()->setColorMap(other);
+        const QImage recoloured = grid->thumbnail(1, 2);
+        QVERIFY(recoloured.cacheKey() != tiles->images[1][2].cacheKey());
+        const QImage expected =
+            colouredTiles(*f.model()->gridLevels(), other, grid->palette().color(QPalette::Window))[1][2];
+        QCOMPARE(recoloured, expected);
+
+        f.type(kText.left(20));
+        QVERIFY(f.idle());
+        QCOMPARE(f.model()->gridTiles()->map, other);
+        QCOMPARE(grid->thumbnail(1, 2).cacheKey(), f.model()->gridTiles()->images[1][2].cacheKey());
+    }
+
     void orderPutsNumberlessHeadsLast()
     {
         ModelGridScores s;

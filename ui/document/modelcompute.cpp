@@ -11,6 +11,8 @@
 #include "model/rollout.h"
 
 #include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QPalette>
 #include <algorithm>
 
 namespace {
@@ -39,6 +41,7 @@ struct ModelDocument::Computed
     std::shared_ptr<const attn::ModelTrace> trace;
     std::shared_ptr<const attn::RowMatrix<double>> rollout;
     std::shared_ptr<const ModelGridLevels> grid;
+    std::shared_ptr<const ModelGridTiles> gridTiles; // `grid` in the colours the window had when it asked
     std::shared_ptr<const HeadScoreTable> scores;
     LayerResult layerResult; // of `layer`
     int layer = 0;
@@ -68,9 +71,14 @@ void ModelDocument::startCompute()
     const QString text = m_text;
     const std::set<attn::LayerHead> ablated = m_ablated;
     const int layer = this->layer();
+    // The grid's colours now, so the worker colours its tiles too (the grid
+    // colours them again itself only if they change meanwhile).
+    ModelGridTiles colours;
+    colours.map = m_selection->colorMap();
+    colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
-    auto job = [model, tokenizer, text, ablated, previous, layer](const attn::CancelFlag &cancel) {
+    auto job = [model, tokenizer, text, ablated, previous, layer, colours](const attn::CancelFlag &cancel) {
         auto out = std::make_shared<Computed>();
         QElapsedTimer timer;
         timer.start();
@@ -114,6 +122,9 @@ void ModelDocument::startCompute()
             attn::stopIfCancelled(options);
             out->grid = std::make_shared<const ModelGridLevels>(
                 modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide));
+            auto tiles = std::make_shared<ModelGridTiles>(colours);
+            tiles->images = colouredTiles(*out->grid, colours.map, QColor::fromRgba(colours.masked));
+            out->gridTiles = std::move(tiles);
             out->scores = std::make_shared<const HeadScoreTable>(attn::traceHeadScores(*out->trace, ids));
             out->layerResult = std::make_shared<const attn::AttentionResult>(
                 attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
@@ -151,21 +162,20 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
     m_trace = out->trace;
     m_rollout = out->rollout;
     m_gridLevels = out->grid;
+    m_gridTiles = out->gridTiles;
     m_headScores = out->scores;
     m_traceAblated = out->ablated;
     m_reusedPositions = out->reused;
     if (m_restoreQuery >= 0)
         m_query = std::exchange(m_restoreQuery, -1);
     m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
+    // showLayer() takes the time and the error (m_runError) from here: the
+    // snapshot holds the layer's inputs, megabytes a copy would cost.
+    m_runMilliseconds = out->milliseconds;
     if (out->layer == layer() || !m_trace)
         showLayer(layer(), out->layerResult);
     else
         showLayer(m_snapshotLayer, nullptr); // replaced by the selected layer's view below
-    auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
-    snapshot->milliseconds = out->milliseconds;
-    if (!out->error.isEmpty())
-        snapshot->error = out->error;
-    m_snapshot = snapshot;
     if (!out->notice.isEmpty())
         emit notice(out->notice);
     emit tokensChanged();
@@ -223,7 +233,7 @@ void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionRe
         texts << t.text;
     const bool shown = m_model && result;
     auto snapshot = modelLayerSnapshot(texts, shown ? std::move(result) : nullptr, m_model ? layer : -1);
-    snapshot->milliseconds = m_snapshot ? m_snapshot->milliseconds : 0;
+    snapshot->milliseconds = m_runMilliseconds;
     m_snapshotLayer = layer;
     if (!m_runError.isEmpty())
         snapshot->error = m_runError; // the newest text's problem, whichever layer is shown

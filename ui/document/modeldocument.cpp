@@ -137,8 +137,10 @@ void ModelDocument::onOpenFinished()
     m_selection->setShape(m_model->config.layers, m_model->config.heads);
     m_selection->setHead(start);
     m_gridLevels.reset();
+    m_gridTiles.reset();
     m_headScores.reset();
     m_runError.clear();
+    m_runMilliseconds = 0;
     showLayer(start.layer, nullptr);
     emit opened();
     emit ablationChanged();
@@ -186,8 +188,10 @@ void ModelDocument::close()
     m_trace.reset();
     m_rollout.reset();
     m_gridLevels.reset();
+    m_gridTiles.reset();
     m_headScores.reset();
     m_runError.clear();
+    m_runMilliseconds = 0;
     m_before.reset();
     m_ablated.clear();
     m_traceAblated.clear();

@@ -84,6 +84,9 @@ public:
     // Every head's thumbnail of the shown trace, before colouring, built on
     // the worker with it (the layers × heads grid); null without a trace.
     std::shared_ptr<const ModelGridLevels> gridLevels() const { return m_gridLevels; }
+    // The same thumbnails coloured on the worker, in the colour map and
+    // window colour of the moment the run started.
+    std::shared_ptr<const ModelGridTiles> gridTiles() const { return m_gridTiles; }
     // Every head's pattern scores on the shown tokens ([layer][head],
     // model/headscores.h), computed on the worker with the trace; null without one.
     using HeadScoreTable = std::vector<std::vector<attn::HeadScores>>;
@@ -163,8 +166,10 @@ private:
     std::shared_ptr<const attn::ModelTrace> m_trace;
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     std::shared_ptr<const ModelGridLevels> m_gridLevels;
+    std::shared_ptr<const ModelGridTiles> m_gridTiles;
     std::shared_ptr<const HeadScoreTable> m_headScores;
     QString m_runError; // why the newest text gave no result (the views keep the one before)
+    double m_runMilliseconds = 0; // how long the shown run took
     std::set<attn::LayerHead> m_ablated;      // what the next run switches off
     std::set<attn::LayerHead> m_traceAblated; // what m_trace was computed with
     int m_reusedPositions = 0;

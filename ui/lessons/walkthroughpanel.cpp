@@ -106,6 +106,13 @@ QString WalkthroughPanel::formulaText() const
 
 void WalkthroughPanel::rebuild()
 {
+    // Behind another tab of a shown window: built when it comes up (the steps
+    // of a 512-token text take milliseconds, for nobody).
+    if (!isVisible() && window()->isVisible()) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     m_steps.clear();
     if (m_snapshot && m_snapshot->result)
         m_steps = attn::buildWalkthrough(m_snapshot->rowTokens, m_snapshot->columnTokens, *m_snapshot->result, m_query,
@@ -158,6 +165,13 @@ void WalkthroughPanel::keyPressEvent(QKeyEvent *event)
     default: QWidget::keyPressEvent(event); return;
     }
     event->accept();
+}
+
+void WalkthroughPanel::showEvent(QShowEvent *event)
+{
+    if (m_stale)
+        rebuild();
+    QWidget::showEvent(event);
 }
 
 void WalkthroughPanel::changeEvent(QEvent *event)

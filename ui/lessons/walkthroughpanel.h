@@ -49,6 +49,7 @@ signals:
 protected:
     void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void rebuild();
@@ -59,6 +60,7 @@ private:
     int m_head = 0;
     int m_step = 0;
     std::vector<attn::WalkthroughStep> m_steps;
+    bool m_stale = false; // rebuild() waited until the panel is shown
 
     QLabel *m_indicator = nullptr;
     QLabel *m_title = nullptr;

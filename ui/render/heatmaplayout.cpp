@@ -60,14 +60,20 @@ HeatmapLayout::HeatmapLayout(const QRectF &bounds, int rows, int columns, const 
         const qreal widthForLabels = std::max<qreal>(0, inner.width() - line - barTotal) * kMaxLabelShare;
         // 25% extra: the query's label is drawn in bold, which is that much wider in some fonts.
         const qreal rowLabelWidth =
-            std::min(widestLabel(rowLabels, metrics, options.maxLabelWidth) * 1.25, widthForLabels) + kLabelGap;
+            std::min((options.rowLabelsWidth >= 0 ? options.rowLabelsWidth
+                                                  : widestLabel(rowLabels, metrics, options.maxLabelWidth))
+                         * 1.25,
+                     widthForLabels)
+            + kLabelGap;
         const qreal cellLeft = inner.left() + line + rowLabelWidth;
         const qreal cellRight = std::max(cellLeft + 1, inner.right() - barTotal);
         m_cellWidth = (cellRight - cellLeft) / m_columns;
 
         // Column labels lie flat when the widest fits in a cell, else stand up.
         const qreal heightForLabels = std::max<qreal>(0, inner.bottom() - top - line) * kMaxLabelShare;
-        const qreal widestColumn = widestLabel(columnLabels, metrics, options.maxLabelWidth);
+        const qreal widestColumn = options.columnLabelsWidth >= 0
+                                       ? options.columnLabelsWidth
+                                       : widestLabel(columnLabels, metrics, options.maxLabelWidth);
         m_columnsRotated = widestColumn + 4 > m_cellWidth;
         const qreal columnLabelHeight =
             (m_columnsRotated ? std::min(widestColumn, heightForLabels) : line) + kLabelGap;

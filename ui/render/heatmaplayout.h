@@ -32,6 +32,9 @@ struct HeatmapLayoutOptions
     qreal maxLabelWidth = 110; // longer token labels are elided to this
     QString widestValueText = QStringLiteral("-0.00"); // sizes the colour bar's tick labels
     QString cellValueText = QStringLiteral("0.00"); // the numbers in cells: they show when this fits
+    // The widest row and column labels, capped at maxLabelWidth, when the
+    // caller measured them already (-1: the layout measures them).
+    qreal rowLabelsWidth = -1, columnLabelsWidth = -1;
     HeatmapZoom zoom = {};
 };
 

@@ -129,6 +129,25 @@ QColor HeatmapPainter::colorFor(double value) const
     return m_showScores ? divergingColor(value / m_rangeMax) : sequentialColor(m_colorMap, value / m_rangeMax);
 }
 
+qreal HeatmapPainter::widestLabel(const QStringList &labels, const QFontMetricsF &metrics, const QString &fontKey,
+                                  qreal cap) const
+{
+    if (fontKey != m_labelWidthsFont || m_labelWidths.size() > 20000) {
+        m_labelWidths.clear();
+        m_labelWidthsFont = fontKey;
+    }
+    qreal widest = 0;
+    for (const QString &label : labels) {
+        auto it = m_labelWidths.constFind(label);
+        if (it == m_labelWidths.constEnd())
+            it = m_labelWidths.insert(label, metrics.horizontalAdvance(label));
+        widest = std::max(widest, *it);
+        if (widest >= cap)
+            return cap;
+    }
+    return widest;
+}
+
 const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &font, const QPaintDevice *device) const
 {
     const QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 ")
@@ -146,6 +165,13 @@ const HeatmapLayout &HeatmapPainter::layout(const QRectF &rect, const QFont &fon
         options.zoom = m_compact ? HeatmapZoom() : m_zoom;
         options.cellValueText = attn::formatFixed(m_showScores ? -0.5 : 0.5, cellDecimals());
         const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
+        const QString fontKey = font.key() + QString::number(device ? device->logicalDpiY() : 0);
+        if (!m_compact) {
+            options.rowLabelsWidth = widestLabel(m_rowLabels, metrics, fontKey, options.maxLabelWidth);
+            options.columnLabelsWidth = m_columnLabels == m_rowLabels
+                                            ? options.rowLabelsWidth
+                                            : widestLabel(m_columnLabels, metrics, fontKey, options.maxLabelWidth);
+        }
         m_layout = HeatmapLayout(rect, rows(), columns(), m_rowLabels, m_columnLabels, metrics, options);
         m_layoutKey = key;
     }

@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 #include <QFont>
+#include <QHash>
 #include <QImage>
 #include <QPalette>
 #include <QRect>
@@ -171,4 +172,10 @@ private:
     mutable QRgb m_imageMasked = 0;
     mutable HeatmapLayout m_layout;
     mutable QString m_layoutKey;
+    // Each label's width in the font of m_labelWidthsFont: a new text of 512
+    // tokens shares most of its labels with the one before, and shaping each
+    // label again would take milliseconds.
+    mutable QHash<QString, qreal> m_labelWidths;
+    mutable QString m_labelWidthsFont;
+    qreal widestLabel(const QStringList &labels, const QFontMetricsF &metrics, const QString &fontKey, qreal cap) const;
 };

@@ -45,6 +45,16 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
 // The levels in `map`'s colours, masked pixels in `masked` (one table look-up a pixel).
 std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked);
 
+// Tiles coloured ahead of time (on the worker that built their levels), with
+// the colours they were given: the grid uses them while its own colours are
+// the same, and colours the levels itself only after a change of colours.
+struct ModelGridTiles
+{
+    ColorMap map = ColorMap::Viridis;
+    QRgb masked = 0;
+    std::vector<std::vector<QImage>> images;
+};
+
 // Both at once.
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
                                                  const QColor &masked, int maxSide);

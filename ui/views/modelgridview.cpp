@@ -13,14 +13,22 @@ ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
                   "right-click one to switch it off"));
 }
 
-void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels)
+void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels, std::shared_ptr<const ModelGridTiles> tiles)
 {
     if (levels == m_levels)
         return;
     m_levels = std::move(levels);
-    rebuildImages();
+    if (m_levels && tiles && tiles->map == m_colorMap && tiles->masked == maskedColor().rgba()
+        && tiles->images.size() == m_levels->size()) {
+        m_layers = tiles->images; // coloured on the worker: the images are shared, not copied
+        m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
+    } else {
+        rebuildImages();
+    }
     update();
 }
+
+QColor ModelGridView::maskedColor() const { return palette().color(QPalette::Window); }
 
 void ModelGridView::setSelected(int layer, int head)
 {
@@ -78,7 +86,7 @@ void ModelGridView::rebuildImages()
 {
     m_layers.clear();
     if (m_levels)
-        m_layers = colouredTiles(*m_levels, m_colorMap, palette().color(QPalette::Window));
+        m_layers = colouredTiles(*m_levels, m_colorMap, maskedColor());
     m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
 }
 

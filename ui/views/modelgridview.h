@@ -20,8 +20,10 @@ public:
     explicit ModelGridView(QWidget *parent = nullptr);
 
     // The heads' thumbnails before colouring (modelGridLevels(), built on a
-    // worker); here they only get the colour map's colours. Null: no text yet.
-    void setLevels(std::shared_ptr<const ModelGridLevels> levels);
+    // worker); here they only get the colour map's colours, unless `tiles`
+    // already has them in this grid's colours. Null: no text yet.
+    void setLevels(std::shared_ptr<const ModelGridLevels> levels,
+                   std::shared_ptr<const ModelGridTiles> tiles = nullptr);
     const std::shared_ptr<const ModelGridLevels> &levels() const { return m_levels; }
     void setSelected(int layer, int head); // head -1 (the average) outlines the whole row
     void setColorMap(ColorMap map);
@@ -55,6 +57,7 @@ protected:
 private:
     ModelGridLayout layout() const;
     void rebuildImages();
+    QColor maskedColor() const; // the pixels a causal mask hides
 
     std::shared_ptr<const ModelGridLevels> m_levels;
     std::vector<std::vector<QImage>> m_layers;

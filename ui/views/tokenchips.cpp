@@ -29,6 +29,7 @@ void TokenChips::setTokens(const QStringList &tokens)
         return; // a slider drag: the same words, nothing to lay out again
     m_tokens = tokens;
     m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
+    measureChips();
     relayout();
     updateAccessibleText();
 }
@@ -64,13 +65,25 @@ void TokenChips::setHighlighted(const QList<int> &indices)
     update();
 }
 
-QString TokenChips::chipLabel(int index) const
+QString TokenChips::chipLabel(int index) const { return m_labels.value(index); }
+
+void TokenChips::measureChips()
 {
-    return fontMetrics().elidedText(m_tokens.value(index), Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
+    const QFontMetrics fm = fontMetrics();
+    m_labels.clear();
+    m_chipWidths.clear();
+    m_chipWidths.reserve(std::size_t(m_tokens.size()));
+    for (const QString &token : m_tokens) {
+        m_labels << fm.elidedText(token, Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
+        m_chipWidths.push_back(std::min(kMaxChipWidth, fm.horizontalAdvance(m_labels.back()) + 2 * kPadX));
+    }
+    m_rectsWidth = -1;
 }
 
 std::vector<QRect> TokenChips::layoutChips(int width) const
 {
+    if (width == m_rectsWidth)
+        return m_rects;
     std::vector<QRect> rects;
     rects.reserve(std::size_t(m_tokens.size()));
     const QFontMetrics fm = fontMetrics();
@@ -78,7 +91,7 @@ std::vector<QRect> TokenChips::layoutChips(int width) const
     int x = kGap / 2;
     int y = kGap / 2;
     for (int i = 0; i < m_tokens.size(); ++i) {
-        const int w = std::min(kMaxChipWidth, fm.horizontalAdvance(chipLabel(i)) + 2 * kPadX);
+        const int w = m_chipWidths[std::size_t(i)];
         if (x > kGap && x + w > width) {
             x = kGap / 2;
             y += h + kGap;
@@ -92,6 +105,7 @@ std::vector<QRect> TokenChips::layoutChips(int width) const
 void TokenChips::relayout()
 {
     m_rects = layoutChips(width());
+    m_rectsWidth = width();
     setMinimumHeight(heightForWidth(width()));
     emit heightNeeded(minimumHeight());
     updateGeometry();
@@ -177,10 +191,20 @@ void TokenChips::keyPressEvent(QKeyEvent *event)
 void TokenChips::resizeEvent(QResizeEvent *)
 {
     m_rects = layoutChips(width());
+    m_rectsWidth = width();
     // Inside a scroll area heightForWidth is not asked: say it as a minimum.
     setMinimumHeight(heightForWidth(width()));
     emit heightNeeded(minimumHeight());
 }
+void TokenChips::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        measureChips();
+        relayout();
+    }
+}
+
 void TokenChips::focusInEvent(QFocusEvent *) { update(); }
 void TokenChips::focusOutEvent(QFocusEvent *) { update(); }
 

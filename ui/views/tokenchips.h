@@ -45,9 +45,11 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     void focusInEvent(QFocusEvent *event) override;
     void focusOutEvent(QFocusEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     std::vector<QRect> layoutChips(int width) const;
+    void measureChips(); // the labels and widths layoutChips() places, once per text and font
     void relayout();
     void updateAccessibleText();
     QString chipLabel(int index) const;
@@ -56,5 +58,8 @@ private:
     QStringList m_tips;
     int m_query = 0;
     std::vector<QRect> m_rects;
+    int m_rectsWidth = -1;         // the width m_rects were laid out for
+    QStringList m_labels;          // each chip's text, elided to the widest chip
+    std::vector<int> m_chipWidths; // each chip's width (shaping 512 labels takes milliseconds: done once)
     QList<int> m_highlighted;
 };

@@ -315,7 +315,7 @@ void ModelActions::onResult()
         return;
     applyToWindow();
     if (m_model->gridLevels() != m_grid->levels()) {
-        m_grid->setLevels(m_model->gridLevels());
+        m_grid->setLevels(m_model->gridLevels(), m_model->gridTiles());
         updateGridScores();
         updateRollout();
     }
