@@ -281,8 +281,8 @@ class Gpt2Tokenizer:
             notes.append(f"vocab.json: {len(self.encoder)} tokens, the model {config['vocab_size']}: "
                          f"a text needing an id >= {config['vocab_size']} makes the model raise IndexError")
         if "<|endoftext|>" not in self.encoder:
-            notes.append("vocab.json: no <|endoftext|>: GPT2Tokenizer adds it (its unk, bos and eos token) "
-                         f"as added token {len(self.encoder)}, beyond the model's vocabulary")
+            notes.append("vocab.json: no <|endoftext|>, GPT2Tokenizer's unk, bos and eos token: releases since "
+                         f"4.34 add it as token {len(self.encoder)}, beyond the model's vocabulary")
 
     def bpe(self, token):
         word = tuple(token)
