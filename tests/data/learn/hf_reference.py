@@ -25,6 +25,8 @@ probabilities after the last position, which tst_hflayout compares with this
 program's tokenizer and forward pass.
 
 Run: /usr/bin/python3 tests/data/learn/hf_reference.py
+     /usr/bin/python3 tests/data/learn/hf_reference.py --check DIR [TEXT ...]
+     (any model folder, e.g. one `attention-explorer train` just wrote; writes nothing)
 """
 
 import json
@@ -371,8 +373,8 @@ def forward(weights, config, ids, dtype):
 
 # ---------------------------------------------------------------- driver
 
-def reference_of(name, texts):
-    folder = os.path.join(ROOT, "resources", "examples", "models", name)
+def reference_of(name, texts, folder=None):
+    folder = folder or os.path.join(ROOT, "resources", "examples", "models", name)
     problems, notes = [], []
     config = read_config(os.path.join(folder, "config.json"), problems, notes)
     tensors, metadata = read_safetensors(os.path.join(folder, "model.safetensors"), problems)
@@ -418,7 +420,22 @@ def reference_of(name, texts):
     }
 
 
+def check_folder(folder, texts):
+    """--check DIR [TEXT ...]: what transformers would make of another folder; writes nothing."""
+    ref = reference_of(os.path.basename(os.path.normpath(folder)), texts, folder)
+    for line in ref["notes"]:
+        print(f"note: {line}")
+    for line in ref["problems"]:
+        print(f"PROBLEM: {line}")
+    for t in ref.get("texts", []):
+        top = t["next_token_top10"][0]
+        print(f"{t['text']!r}: ids {t['ids']}, next {top['token']!r} {top['probability']:.4f}")
+    return 1 if ref["problems"] else 0
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--check":
+        return check_folder(sys.argv[2], sys.argv[3:])
     out = {"format": "attention-explorer-hf-reference", "script": "tests/data/learn/hf_reference.py", "models": {}}
     failed = False
     for name, texts in MODELS.items():
