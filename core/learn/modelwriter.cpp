@@ -125,11 +125,15 @@ QJsonObject gpt2ConfigJson(const ModelConfig &c)
     o.insert(QStringLiteral("layer_norm_epsilon"), c.layerNormEpsilon);
     o.insert(QStringLiteral("tie_word_embeddings"), true);
     o.insert(QStringLiteral("scale_attn_weights"), true);
-    // No dropout at inference; the ids transformers' generate() uses must exist.
+    // No dropout at inference.
     for (const char *name : {"resid_pdrop", "embd_pdrop", "attn_pdrop"})
         o.insert(QLatin1String(name), 0.0);
-    o.insert(QStringLiteral("bos_token_id"), c.vocab - 1);
-    o.insert(QStringLiteral("eos_token_id"), c.vocab - 1);
+    // GPT-2's bos and eos are <|endoftext|>, a token these models lack; naming
+    // one of the task's symbols instead would make transformers' generate()
+    // stop whenever the model produces it. Null: no such token (GPT2Config's
+    // default, 50256, is outside the vocabulary).
+    o.insert(QStringLiteral("bos_token_id"), QJsonValue());
+    o.insert(QStringLiteral("eos_token_id"), QJsonValue());
     return o;
 }
 
