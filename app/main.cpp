@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "commandline.h"
 #include "fileactions.h"
+#include "freedmemory.h"
 #include "document.h"
 #include "mainwindow.h"
 #include "timedapplication.h"
@@ -16,7 +17,6 @@
 #include <QMessageBox>
 #include <QTextStream>
 #include <cstdlib>
-#include <malloc.h>
 #include <sys/auxv.h>
 #include <memory>
 #include <unistd.h>
@@ -60,19 +60,6 @@ void useBetterBlasKernels(char **argv)
     execv("/proc/self/exe", argv); // returns only on failure: go on with the slow kernels
 }
 
-// A large session's result is tens of megabytes in blocks of a few, freed when
-// the next result arrives. By default glibc returns such blocks to the system
-// and the next result faults every page in again (15 % of a 1024-token pass);
-// keeping up to 512 MB of freed memory for reuse avoids that. Blocks of 64 MB
-// and more (4096-token heads) are still mapped and unmapped on their own.
-void keepFreedMemoryForReuse()
-{
-    // Older glibc refuses thresholds over 32 MB; setting only the trim
-    // threshold would then pin the mmap threshold low, the opposite of the aim.
-    if (mallopt(M_MMAP_THRESHOLD, 64 << 20) == 1)
-        mallopt(M_TRIM_THRESHOLD, 512 << 20);
-}
-
 QStringList rawArguments(int argc, char **argv)
 {
     QStringList list;
@@ -86,7 +73,7 @@ QStringList rawArguments(int argc, char **argv)
 int main(int argc, char **argv)
 {
     useBetterBlasKernels(argv);
-    keepFreedMemoryForReuse();
+    attn::keepFreedMemoryForReuse();
     const QStringList arguments = rawArguments(argc, argv);
     if (needsGuiApplication(arguments)) {
         // Export draws text, so it needs the font database of a QGuiApplication;

@@ -15,6 +15,7 @@
 #include "guiclock.h"
 
 #include "fileactions.h"
+#include "freedmemory.h"
 #include "modelactions.h"
 #include "modeldocument.h"
 
@@ -265,6 +266,7 @@ void TestModelMonkey::modelMonkey()
 
 int main(int argc, char **argv)
 {
+    attn::keepFreedMemoryForReuse(); // as the program does: the monkey times the window users meet
     TimedApplication app(argc, argv);
     app.setAttribute(Qt::AA_Use96Dpi, true);
     TestModelMonkey test;

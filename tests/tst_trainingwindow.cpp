@@ -3,6 +3,7 @@
 // resume, stop and the saved folder are checked, then the dialog's replay
 // slider and the Learn menu's way into it. Pictures of the dialog go to
 // /tmp/attn-training*.png for a look.
+#include "freedmemory.h"
 #include "document.h"
 #include "examples.h"
 #include "fileactions.h"
@@ -453,6 +454,7 @@ private slots:
 // QTEST_MAIN's, under an application that times every event.
 int main(int argc, char **argv)
 {
+    attn::keepFreedMemoryForReuse(); // as the program does
     TimedApplication app(argc, argv);
     app.setAttribute(Qt::AA_Use96Dpi, true);
     TestTrainingWindow test;

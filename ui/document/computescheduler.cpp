@@ -72,7 +72,9 @@ void ComputeScheduler::run(const QString &name, Channel &channel, Request reques
     }
     channel.cancel = std::make_shared<attn::CancelFlag>(false);
     std::shared_ptr<attn::CancelFlag> flag = channel.cancel;
-    auto job = request.job; // the worker's own copy
+    // The worker owns the job: what it captured (a model's trace of the text
+    // before, say) is freed there when it ends, not on the GUI thread.
+    auto job = std::move(request.job);
     channel.running = std::move(request);
     channel.watcher->setFuture(QtConcurrent::run([job = std::move(job), flag] {
         try {

@@ -11,6 +11,7 @@
 #include "model/rollout.h"
 
 #include <QElapsedTimer>
+#include <QThreadPool>
 #include <QGuiApplication>
 #include <QPalette>
 #include <algorithm>
@@ -32,6 +33,14 @@ double layerViewFlops(const attn::ModelConfig &c, int tokens)
 constexpr double kSyncLayerFlops = 1e8;
 
 using LayerResult = std::shared_ptr<const attn::AttentionResult>;
+
+// Drops these references on a worker. A replaced trace is a hundred megabytes
+// a worker allocated; freed on the GUI thread, glibc hands its pages back to
+// the kernel there, milliseconds the window would not answer.
+void releaseOnWorker(std::vector<std::shared_ptr<const void>> held)
+{
+    QThreadPool::globalInstance()->start([held = std::move(held)]() mutable { held.clear(); });
+}
 
 } // namespace
 
@@ -158,6 +167,7 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
     }
     m_runError = out->error;
     takeBefore(out->tokens, out->ablated);
+    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles});
     m_tokens = out->tokens;
     m_trace = out->trace;
     m_rollout = out->rollout;
