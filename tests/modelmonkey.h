@@ -28,11 +28,17 @@ constexpr int kModelMonkeyDefaultActions = 5000;
 #else
 constexpr int kModelMonkeyDefaultActions = 20000;
 #endif
-// A frame at 60 Hz: the target for every stretch of GUI-thread work. One
-// over it is counted and reported (a failure with ATTN_MONKEY_STRICT=1); one
-// over kFreezeMilliseconds, a freeze a user notices, always fails. (Stretches
-// of 16–18 ms of CPU, pasting a text, come and go between runs.)
+// A frame at 60 Hz: no stretch of GUI-thread work may take more of the GUI
+// thread's processor time. A run fails when more than kFrameOverrunsAllowed
+// of its actions do (none allowed with ATTN_MONKEY_STRICT=1), and at once on
+// one over kFreezeMilliseconds, a freeze a user notices. The allowance is for
+// the machine, not the program: with the program's malloc settings, runs of
+// 20,000 actions on nine seeds stayed at 6.5–8.5 ms, but a lone stretch of
+// 15–19 ms came in about one run in four, most of it kernel time (the
+// thread's own processor time counts what the kernel does on its behalf),
+// and did not come back when the same actions were replayed.
 constexpr double kFrameMilliseconds = 16.0;
+constexpr int kFrameOverrunsAllowed = 2;
 constexpr double kFreezeMilliseconds = 50.0;
 
 // One model the monkey opens, and what its tokenizer can read.
