@@ -1118,6 +1118,14 @@ Token labels and numbers appear as the cells grow.</source>
         <source>&amp;Train a model…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Trained Model: Pronouns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A two-layer model this program trained on short sentences that end with a pronoun and a verb only its noun does: heads in layer 0 link “it” to the thing and “he” or “she” to the person</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MistakesDialog</name>
@@ -1531,6 +1539,30 @@ Token labels and numbers appear as the cells grow.</source>
     </message>
     <message>
         <source>Score:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From the query to a token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The weight from the query (the token clicked above) to the token picked in the box beside: click “it”, pick the noun it stands for, and the heads that link them light up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token the query&apos;s weight is read at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token whose weight from the query each head shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>to:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 “%2”</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2271,6 +2303,14 @@ self: on the token itself; first: on the first token</source>
     </message>
     <message>
         <source>Predict the next character of a text file you choose, one token per byte. Spelling is mostly local, so previous-token heads come first (they see the letters just written); in longer runs induction heads appear too, copying words that occurred earlier in the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pronouns: find the noun</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Short sentences, one word per token, such as “The girl passed the red box and it fell.” Each noun has a verb that only it does (a box falls, a girl waves), and only the verb after the pronoun is scored. Which noun the pronoun stands for is told by its kind: “it” is the thing, “he” or “she” the person, and the two nouns come in either order with a varying number of words around them, so no fixed distance finds the noun. A head learns to attend from the pronoun to its noun and carry the noun&apos;s identity forward: open the trained model, click the pronoun and look at layer 0.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
