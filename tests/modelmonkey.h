@@ -32,11 +32,11 @@ constexpr int kModelMonkeyDefaultActions = 20000;
 // thread's processor time. A run fails when more than kFrameOverrunsAllowed
 // of its actions do (none allowed with ATTN_MONKEY_STRICT=1), and at once on
 // one over kFreezeMilliseconds, a freeze a user notices. The allowance is for
-// the machine, not the program: with the program's malloc settings, runs of
-// 20,000 actions on twelve seeds stayed at 6.5–10.5 ms, but a lone stretch of
-// 15–19 ms came in about one run in four, most of it kernel time (the
-// thread's own processor time counts what the kernel does on its behalf),
-// and did not come back when the same actions were replayed.
+// the machine, not the program: with the program's malloc settings
+// (core/freedmemory.h), seven runs of 20,000 actions stayed at 6.5–10.5 ms
+// but for one lone 14.9 ms stretch, half of it kernel time (the thread's
+// processor time counts what the kernel does on its behalf); such stretches
+// did not come back when the same actions were replayed.
 constexpr double kFrameMilliseconds = 16.0;
 constexpr int kFrameOverrunsAllowed = 2;
 constexpr double kFreezeMilliseconds = 50.0;
