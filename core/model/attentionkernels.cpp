@@ -1,0 +1,59 @@
+#include "model/attentionkernels.h"
+
+namespace attn::kernels {
+
+// The entry points of attentionkernel_<isa>.cpp (each also includes attentionkernelbody.h).
+#define ATTN_DECLARE_KERNELS(isa)                                                                                   \
+    namespace isa {                                                                                                 \
+    void scores(const float *q, long ldq, long rows, const float *packed, long dk, long panels, float *s, long lds);  \
+    void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);      \
+    }
+ATTN_DECLARE_KERNELS(avx512)
+ATTN_DECLARE_KERNELS(avx2)
+ATTN_DECLARE_KERNELS(sse2)
+#undef ATTN_DECLARE_KERNELS
+
+namespace {
+
+// Vector width, panel width (kWidth * kVectors) and rows as each file sets them.
+constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context};
+constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context};
+constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context};
+
+struct Runnable
+{
+    const AttentionKernels *sets[4] = {};
+
+    Runnable()
+    {
+        // GCC's checks also ask the operating system whether it saves the
+        // wider registers (XGETBV), not only whether the processor has them.
+        __builtin_cpu_init();
+        int count = 0;
+        if (__builtin_cpu_supports("avx512f"))
+            sets[count++] = &kAvx512;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            sets[count++] = &kAvx2;
+        sets[count] = &kSse2; // part of x86-64 itself
+    }
+};
+
+const Runnable &runnable()
+{
+    static const Runnable sets;
+    return sets;
+}
+
+} // namespace
+
+const AttentionKernels &bestAttentionKernels()
+{
+    return *runnable().sets[0];
+}
+
+const AttentionKernels *const *runnableAttentionKernels()
+{
+    return runnable().sets;
+}
+
+} // namespace attn::kernels
