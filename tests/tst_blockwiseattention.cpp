@@ -119,6 +119,8 @@ enum class Mode { Matrices, MatricesWithScores, RowStatistics, SummedWithOneOff 
 
 } // namespace
 
+Q_DECLARE_METATYPE(const attn::kernels::AttentionKernels *)
+
 class TestBlockwiseAttention : public QObject
 {
     Q_OBJECT
@@ -133,6 +135,7 @@ private slots:
         QTest::addColumn<int>("dv");
         QTest::addColumn<bool>("causal");
         QTest::addColumn<int>("mode");
+        QTest::addColumn<const kernels::AttentionKernels *>("kernels");
         struct Size
         {
             const char *name;
@@ -152,10 +155,11 @@ private slots:
             {"two threads, tiny heads", 400, 400, 12, 5, 5, true},
         };
         const char *modes[] = {"matrices", "matrices+scores", "row statistics", "summed, one off"};
-        for (const Size &s : sizes)
-            for (int mode = 0; mode < 4; ++mode)
-                QTest::addRow("%s, %s", s.name, modes[mode])
-                    << s.n << s.m << s.heads << s.dk << s.dv << s.causal << mode;
+        for (const auto *const *set = kernels::runnableAttentionKernels(); *set; ++set)
+            for (const Size &s : sizes)
+                for (int mode = 0; mode < 4; ++mode)
+                    QTest::addRow("%s, %s, %s", (*set)->name, s.name, modes[mode])
+                        << s.n << s.m << s.heads << s.dk << s.dv << s.causal << mode << *set;
     }
     void everyMode()
     {
@@ -166,6 +170,8 @@ private slots:
         QFETCH(int, dv);
         QFETCH(bool, causal);
         QFETCH(int, mode);
+        QFETCH(const kernels::AttentionKernels *, kernels);
+        kernels::useAttentionKernels(kernels);
         const MatF q = randomMatrix(n, heads * dk, 1), k = randomMatrix(m, heads * dk, 2),
                    v = randomMatrix(m, heads * dv, 3, 2.0);
         AttentionSettings settings;
@@ -229,6 +235,7 @@ private slots:
         for (std::size_t h = 0; h < out.scores.size(); ++h)
             QVERIFY(byColumns.scores[h] == out.scores[h]);
     }
+    void cleanup() { kernels::useAttentionKernels(nullptr); }
 
     // An incremental pass computes the last rows alone, in other blocks than
     // the full pass: each row must keep its bits.
@@ -264,11 +271,11 @@ private slots:
     {
         const auto *const *sets = kernels::runnableAttentionKernels();
         QVERIFY(sets[0] != nullptr);
-        QCOMPARE(&kernels::bestAttentionKernels(), sets[0]);
+        QCOMPARE(&kernels::activeAttentionKernels(), sets[0]);
         for (; *sets; ++sets) {
             const kernels::AttentionKernels &kern = **sets;
             const long rows = 2 * kern.rowGroup + 1, dk = 11, keys = 3 * kern.panelWidth - 2;
-            const long panels = (keys + kern.panelWidth - 1) / kern.panelWidth, lds = panels * kern.panelWidth + 3;
+            const long panels = (keys + kern.panelWidth - 1) / kern.panelWidth, lds = keys + 3;
             const MatF q = randomMatrix(rows, dk, 7), key = randomMatrix(keys, dk, 8);
             std::vector<float> packed(std::size_t(panels * dk * kern.panelWidth), 0.0f);
             for (long j = 0; j < keys; ++j)
@@ -276,13 +283,14 @@ private slots:
                     packed[std::size_t(((j / kern.panelWidth) * dk + c) * kern.panelWidth + j % kern.panelWidth)]
                         = key(j, c);
             std::vector<float> s(std::size_t(rows * lds), -1.0f);
-            kern.scores(q.data(), dk, rows, packed.data(), dk, panels, s.data(), lds);
+            kern.scores(q.data(), dk, rows, packed.data(), dk, keys, s.data(), lds);
             double worst = 0.0;
             for (long i = 0; i < rows; ++i)
                 for (long j = 0; j < keys; ++j)
                     worst = std::max(worst, std::abs(double(s[std::size_t(i * lds + j)])
                                                      - q.row(i).cast<double>().dot(key.row(j).cast<double>())));
             QVERIFY2(worst < 1e-5, kern.name);
+            QCOMPARE(s[std::size_t(keys)], -1.0f); // nothing past the last key is written
 
             const long ldv = 5 * kern.vectorWidth, ldz = ldv + 1;
             const MatF w = randomMatrix(rows, keys, 9), values = randomMatrix(keys, ldv, 10);
@@ -295,6 +303,33 @@ private slots:
                     worst = std::max(worst, std::abs(double(z[std::size_t(i * ldz + c)]) - expected(i, c)));
             QVERIFY2(worst < 1e-4, kern.name);
             QCOMPARE(z[std::size_t(ldv)], -1.0f); // nothing past ldv is written
+
+            // Softmax rows of every length about the vector width, in place and not.
+            const MatF scores = randomMatrix(1, 4 * kern.vectorWidth + 3, 11, 4.0);
+            for (long visible = 1; visible <= scores.cols(); ++visible) {
+                std::vector<float> in(scores.data(), scores.data() + scores.cols()), out(in.size(), -1.0f);
+                float max = 0.0f, inverse = 0.0f;
+                kern.softmax(in.data(), out.data(), visible, 0.7f, &max, &inverse);
+                long double largest = -INFINITY, sum = 0;
+                for (long j = 0; j < visible; ++j)
+                    largest = std::max(largest, (long double)(in[std::size_t(j)] * 0.7f));
+                for (long j = 0; j < visible; ++j)
+                    sum += std::exp((long double)(in[std::size_t(j)] * 0.7f) - largest);
+                QCOMPARE(double(max), double(largest));
+                QVERIFY(std::abs(double(1 / inverse) - double(sum)) < 1e-6 * double(sum));
+                for (long j = 0; j < visible; ++j) {
+                    const double expected =
+                        double(std::exp((long double)(in[std::size_t(j)] * 0.7f) - largest) / sum);
+                    // float's rounding (2^-24) in each term of the sum, a few more in the exponential
+                    const double tolerance = double(visible + 8) * std::ldexp(1.0, -24) * expected;
+                    QVERIFY2(std::abs(double(out[std::size_t(j)]) - expected) <= tolerance, kern.name);
+                }
+                if (visible < scores.cols())
+                    QCOMPARE(out[std::size_t(visible)], -1.0f); // nothing past the row
+                std::vector<float> same = in;
+                kern.softmax(same.data(), same.data(), visible, 0.7f, nullptr, nullptr);
+                QVERIFY(std::equal(same.begin(), same.begin() + visible, out.begin()));
+            }
         }
     }
 };

@@ -1,12 +1,15 @@
 #include "model/attentionkernels.h"
 
+#include <atomic>
+
 namespace attn::kernels {
 
 // The entry points of attentionkernel_<isa>.cpp (each also includes attentionkernelbody.h).
 #define ATTN_DECLARE_KERNELS(isa)                                                                                   \
     namespace isa {                                                                                                 \
-    void scores(const float *q, long ldq, long rows, const float *packed, long dk, long panels, float *s, long lds);  \
+    void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds);    \
     void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);      \
+    void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);            \
     }
 ATTN_DECLARE_KERNELS(avx512)
 ATTN_DECLARE_KERNELS(avx2)
@@ -16,9 +19,9 @@ ATTN_DECLARE_KERNELS(sse2)
 namespace {
 
 // Vector width, panel width (kWidth * kVectors) and rows as each file sets them.
-constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context};
-constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context};
-constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context};
+constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context, avx512::softmax};
+constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context, avx2::softmax};
+constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context, sse2::softmax};
 
 struct Runnable
 {
@@ -44,11 +47,19 @@ const Runnable &runnable()
     return sets;
 }
 
+std::atomic<const AttentionKernels *> chosen{nullptr};
+
 } // namespace
 
-const AttentionKernels &bestAttentionKernels()
+const AttentionKernels &activeAttentionKernels()
 {
-    return *runnable().sets[0];
+    const AttentionKernels *set = chosen.load(std::memory_order_relaxed);
+    return set ? *set : *runnable().sets[0];
+}
+
+void useAttentionKernels(const AttentionKernels *kernels)
+{
+    chosen.store(kernels, std::memory_order_relaxed);
 }
 
 const AttentionKernels *const *runnableAttentionKernels()

@@ -56,7 +56,7 @@ void pack(const In &queries, const In &keys, const In &values, Index h, Index dk
 // A thread's own working memory, allocated before the threads start.
 struct Scratch
 {
-    std::vector<float> scores;  // block rows x padded keys: scores, then (kept apart from them) weights
+    std::vector<float> scores;  // block rows x padded keys: the scores or the weights that are not kept
     std::vector<float> context; // block rows x ldv
 };
 
@@ -77,56 +77,30 @@ Index visibleKeys(const HeadJob &job, Index i)
     return job.causal ? std::clamp<Index>(i + 1 + job.m - job.n, 1, job.m) : job.m;
 }
 
-// Softmax of row * scale in place, as scaledSoftmaxRows computes a row.
-void softmaxRow(float *row, Index visible, float scale, float *max, float *inverseSum)
-{
-    Eigen::Map<Eigen::RowVectorXf> w(row, visible);
-    w *= scale;
-    const float largest = w.maxCoeff(); // becomes exp(0) = 1: nothing overflows
-    w = (w.array() - largest).exp().matrix();
-    if (max) {
-        const float inverse = 1.0f / w.sum();
-        w *= inverse;
-        *max = largest;
-        *inverseSum = inverse;
-    } else {
-        w /= w.sum();
-    }
-}
-
 void computeBlock(const HeadJob &job, Index r0, Scratch &scratch)
 {
-    const Index rows = std::min(job.block, job.n - r0), m = job.m, lds = job.paddedKeys;
-    const Index panel = job.kernels->panelWidth;
+    const Index rows = std::min(job.block, job.n - r0), m = job.m;
     // The keys the block's last row may see; later ones get weight 0 in every row.
     const Index seen = job.causal ? visibleKeys(job, r0 + rows - 1) : m;
-    const Index scored = job.keepScores ? m : seen;
-    float *s = scratch.scores.data();
-    job.kernels->scores(job.packed->queries.data() + r0 * job.dk, long(job.dk), long(rows),
-                        job.packed->keys.data(), long(job.dk), long(roundUp(scored, panel) / panel), s, long(lds));
     const std::size_t h = std::size_t(job.head);
     AttentionOutput<float> &out = *job.out;
-    if (job.keepScores)
-        for (Index r = 0; r < rows; ++r)
-            std::copy_n(s + r * lds, m, out.scores[h].row(r0 + r).data());
-
-    // The weights replace the scores in the scratch, whose rows all start at
-    // the same alignment: Eigen's vectorised sums add in an order that depends
-    // on it, and so a row gets the same bits in any block (an incremental
-    // pass computes rows in other blocks than the full one).
+    // Scores straight into the output when they are kept (masked ones too:
+    // they are shown), weights too; what is not kept goes to the scratch.
+    float *s = job.keepScores ? out.scores[h].data() + r0 * m : scratch.scores.data();
+    const Index lds = job.keepScores ? m : job.paddedKeys;
+    float *w = job.statistics ? scratch.scores.data() : out.weights[h].data() + r0 * m;
+    const Index ldw = job.statistics ? job.paddedKeys : m;
+    job.kernels->scores(job.packed->queries.data() + r0 * job.dk, long(job.dk), long(rows),
+                        job.packed->keys.data(), long(job.dk), long(job.keepScores ? m : seen), s, long(lds));
     for (Index r = 0; r < rows; ++r) {
         const Index i = r0 + r, visible = visibleKeys(job, i);
-        float *row = s + r * lds;
+        float *row = w + r * ldw;
         if (job.statistics)
-            softmaxRow(row, visible, job.scale, &out.rowStatistics[h].max[i], &out.rowStatistics[h].inverseSum[i]);
+            job.kernels->softmax(s + r * lds, row, long(visible), job.scale, &out.rowStatistics[h].max[i],
+                                 &out.rowStatistics[h].inverseSum[i]);
         else
-            softmaxRow(row, visible, job.scale, nullptr, nullptr);
-        std::fill(row + visible, row + seen, 0.0f);
-        if (!job.statistics) {
-            auto kept = out.weights[h].row(i);
-            kept.head(seen) = Eigen::Map<const Eigen::RowVectorXf>(row, seen);
-            kept.tail(m - seen).setZero();
-        }
+            job.kernels->softmax(s + r * lds, row, long(visible), job.scale, nullptr, nullptr);
+        std::fill(row + visible, row + (job.statistics ? seen : m), 0.0f);
         if (job.sumWeights) {
             auto sum = out.weightSum.row(i);
             const Eigen::Map<const Eigen::RowVectorXf> weights(row, visible);
@@ -145,7 +119,7 @@ void computeBlock(const HeadJob &job, Index r0, Scratch &scratch)
         return;
     }
     float *c = scratch.context.data();
-    job.kernels->context(s, long(lds), long(rows), long(seen), job.packed->values.data(), long(job.ldv), c,
+    job.kernels->context(w, long(ldw), long(rows), long(seen), job.packed->values.data(), long(job.ldv), c,
                          long(job.ldv));
     for (Index r = 0; r < rows; ++r)
         z.row(r) = Eigen::Map<const Eigen::RowVectorXf>(c + r * job.ldv, job.dv);
@@ -173,7 +147,7 @@ template<typename In>
 AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, const In &values,
                                           const AttentionSettings &settings)
 {
-    const AttentionKernels &kernels = kernels::bestAttentionKernels();
+    const AttentionKernels &kernels = kernels::activeAttentionKernels();
     const int heads = settings.heads;
     const Index n = queries.rows(), m = keys.rows();
     const Index dk = queries.cols() / heads, dv = values.cols() / heads;
