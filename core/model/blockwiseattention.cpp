@@ -34,23 +34,35 @@ struct PackedHead
     std::vector<float> values;  // m x ldv, zero past dv
 };
 
+// Element (i, c) of columns [first, first + count) of `m`, for every i and c,
+// in the order its storage holds them (a session's Q, K and V are stored by columns).
+template<typename In, typename Visit>
+void forEachOf(const In &m, Index first, Index count, Visit visit)
+{
+    if constexpr (In::IsRowMajor) {
+        for (Index i = 0; i < m.rows(); ++i)
+            for (Index c = 0; c < count; ++c)
+                visit(i, c, m(i, first + c));
+    } else {
+        for (Index c = 0; c < count; ++c)
+            for (Index i = 0; i < m.rows(); ++i)
+                visit(i, c, m(i, first + c));
+    }
+}
+
 template<typename In>
 void pack(const In &queries, const In &keys, const In &values, Index h, Index dk, Index dv, Index ldv, Index panel,
           PackedHead &out)
 {
     const Index n = queries.rows(), m = keys.rows(), panels = roundUp(m, panel) / panel;
     out.queries.resize(std::size_t(n * dk));
-    for (Index i = 0; i < n; ++i)
-        for (Index k = 0; k < dk; ++k)
-            out.queries[std::size_t(i * dk + k)] = queries(i, h * dk + k);
+    forEachOf(queries, h * dk, dk, [&](Index i, Index k, float x) { out.queries[std::size_t(i * dk + k)] = x; });
     out.keys.assign(std::size_t(panels * dk * panel), 0.0f);
-    for (Index j = 0; j < m; ++j)
-        for (Index k = 0; k < dk; ++k)
-            out.keys[std::size_t(((j / panel) * dk + k) * panel + j % panel)] = keys(j, h * dk + k);
+    forEachOf(keys, h * dk, dk, [&](Index j, Index k, float x) {
+        out.keys[std::size_t(((j / panel) * dk + k) * panel + j % panel)] = x;
+    });
     out.values.assign(std::size_t(m * ldv), 0.0f);
-    for (Index j = 0; j < m; ++j)
-        for (Index c = 0; c < dv; ++c)
-            out.values[std::size_t(j * ldv + c)] = values(j, h * dv + c);
+    forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { out.values[std::size_t(j * ldv + c)] = x; });
 }
 
 // A thread's own working memory, allocated before the threads start.
