@@ -106,17 +106,13 @@ void softmax(const float *in, float *out, long visible, float scale, float *max,
     const long full = visible / kWidth * kWidth, rest = visible - full;
     const float minusInfinity = -__builtin_huge_valf();
     const Reg s = broadcast(scale);
+    // Two passes over `in`, each scaling it again (the same products), and
+    // one over `out`: a pass that only stored the scaled scores cost more.
     Reg top = broadcast(minusInfinity);
-    for (long j = 0; j < full; j += kWidth) {
-        const Reg x = multiply(loadu(in + j), s);
-        storeu(out + j, x);
-        top = larger(top, x);
-    }
-    if (rest) {
-        const Reg x = multiply(loadPart(in + full, rest), s);
-        storePart(out + full, x, rest);
-        top = larger(top, firstLanes(x, rest, minusInfinity));
-    }
+    for (long j = 0; j < full; j += kWidth)
+        top = larger(top, multiply(loadu(in + j), s));
+    if (rest)
+        top = larger(top, firstLanes(multiply(loadPart(in + full, rest), s), rest, minusInfinity));
     float lanes[kWidth];
     storeu(lanes, top);
     float largest = lanes[0];
@@ -127,12 +123,12 @@ void softmax(const float *in, float *out, long visible, float scale, float *max,
     const Reg less = broadcast(-largest);
     Reg total = zero();
     for (long j = 0; j < full; j += kWidth) {
-        const Reg e = exponential(add(loadu(out + j), less));
+        const Reg e = exponential(add(multiply(loadu(in + j), s), less));
         storeu(out + j, e);
         total = add(total, e);
     }
     if (rest) {
-        const Reg e = firstLanes(exponential(add(loadPart(out + full, rest), less)), rest, 0.0f);
+        const Reg e = firstLanes(exponential(add(multiply(loadPart(in + full, rest), s), less)), rest, 0.0f);
         storePart(out + full, e, rest);
         total = add(total, e);
     }
