@@ -42,10 +42,6 @@ inline Reg multiply(Reg a, Reg b)
 {
     return _mm256_mul_ps(a, b);
 }
-inline Reg divide(Reg a, Reg b)
-{
-    return _mm256_div_ps(a, b);
-}
 // The second operand when either is NaN: larger(bound, x) keeps a NaN x.
 inline Reg larger(Reg a, Reg b)
 {

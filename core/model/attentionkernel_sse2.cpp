@@ -1,6 +1,6 @@
-// The attention kernels for SSE2, which every x86-64 processor has: 16 vector registers of 4 floats, no fused multiply-add.
-// Compiled with its own instruction-set flags (core/CMakeLists.txt); run only
-// where attentionkernels.cpp finds the processor can.
+// The attention kernels for SSE2, which every x86-64 processor has: 16
+// vector registers of 4 floats, no fused multiply-add. Compiled with the
+// build's own flags, for processors without AVX2.
 
 #include <immintrin.h>
 
@@ -41,10 +41,6 @@ inline Reg add(Reg a, Reg b)
 inline Reg multiply(Reg a, Reg b)
 {
     return _mm_mul_ps(a, b);
-}
-inline Reg divide(Reg a, Reg b)
-{
-    return _mm_div_ps(a, b);
 }
 // The second operand when either is NaN: larger(bound, x) keeps a NaN x.
 inline Reg larger(Reg a, Reg b)

@@ -3,7 +3,7 @@
 //   Reg, kWidth (floats in Reg), kRows, kVectors (the register tile),
 //   loadu(const float *), storeu(float *, Reg), loadPart and storePart (the
 //   first `count` lanes only, nothing touched past them), broadcast(float), zero(),
-//   multiplyAdd(a, b, c) = a * b + c, add, multiply, divide, larger (max),
+//   multiplyAdd(a, b, c) = a * b + c, add, multiply, larger (max),
 //   firstLanes(x, count, fill) (lanes from count on replaced by fill),
 //   roundToIntegral (to nearest), powerOfTwo (2^x of an integral x in [-126, 127]).
 // No #include and nothing outside an anonymous namespace but the two entry
