@@ -244,11 +244,12 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     // Two threads pay off from about a hundred thousand scores per head.
     const bool twoThreads = n * m >= (Index(1) << 16);
     Scratch scratch[2];
+    const Index scratchRows = std::min(job.block, n); // one row when a single new token is computed
     for (Scratch &s : scratch) {
-        s.scores.assign(std::size_t(job.block * job.paddedKeys), 0.0f);
+        s.scores.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
         if (job.sumWeights)
-            s.sum.assign(std::size_t(job.block * job.paddedKeys), 0.0f);
-        s.context.assign(std::size_t(job.block * job.ldv), 0.0f);
+            s.sum.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
+        s.context.assign(std::size_t(scratchRows * job.ldv), 0.0f);
         if (!twoThreads)
             break;
     }
