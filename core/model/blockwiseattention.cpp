@@ -61,9 +61,9 @@ void pack(const In &queries, const In &keys, const In &values, Index h, Index dk
     const Index m = keys.rows(), panels = roundUp(m, panel) / panel;
     float *q = out.queries.get(), *k = out.keys.get(), *v = out.values.get();
     forEachOf(queries, h * dk, dk, [&](Index i, Index c, float x) { q[i * dk + c] = x; });
-    for (Index c = 0; c < dk; ++c) // the last panel's keys past the last
-        std::fill(k + ((panels - 1) * dk + c) * panel + (m - (panels - 1) * panel), k + ((panels - 1) * dk + c + 1) * panel,
-                  0.0f);
+    const Index inLastPanel = m - (panels - 1) * panel;
+    for (Index c = 0; c < dk; ++c) // the last panel past the last key
+        std::fill(k + ((panels - 1) * dk + c) * panel + inLastPanel, k + ((panels - 1) * dk + c + 1) * panel, 0.0f);
     int shift = 0; // panel is a power of two: key j is in panel j >> shift
     while ((Index(1) << shift) < panel)
         ++shift;
