@@ -1,5 +1,6 @@
 #include "model/attentionop.h"
 
+#include "model/blockwiseattention.h"
 #include "twothreads.h"
 
 #include <algorithm>
@@ -50,6 +51,11 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
         || values.cols() % heads != 0 || (settings.causal && m < n)
         || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
+    // Float goes block by block (model/blockwiseattention.h); double keeps
+    // whole products, the numbers session fingerprints were taken from.
+    if constexpr (std::is_same_v<S, float>)
+        if (n > 0 && m > 0)
+            return detail::blockwiseAttention(queries, keys, values, settings);
     const Eigen::Index dk = queries.cols() / heads, dv = values.cols() / heads;
     const bool statistics = settings.weightsKept == WeightsKept::RowStatistics;
     const bool keepScores = settings.keepScores || statistics;

@@ -1,0 +1,79 @@
+// The attention kernels for processors other than x86-64, one float at a
+// time (the compiler may vectorise them for its own target). x86-64 builds
+// use attentionkernel_sse2/avx2/avx512.cpp instead (core/CMakeLists.txt).
+
+#include <cstdint>
+#include <cstring>
+
+namespace attn::kernels::portable {
+
+namespace {
+
+using Reg = float;
+constexpr long kWidth = 1;
+constexpr long kRows = 6;
+constexpr long kVectors = 4;
+
+inline Reg loadu(const float *p)
+{
+    return *p;
+}
+inline void storeu(float *p, Reg x)
+{
+    *p = x;
+}
+inline Reg broadcast(float x)
+{
+    return x;
+}
+inline Reg zero()
+{
+    return 0.0f;
+}
+inline Reg multiplyAdd(Reg a, Reg b, Reg c)
+{
+    return a * b + c;
+}
+inline Reg add(Reg a, Reg b)
+{
+    return a + b;
+}
+inline Reg multiply(Reg a, Reg b)
+{
+    return a * b;
+}
+// b when either is NaN, as x86's maxps.
+inline Reg larger(Reg a, Reg b)
+{
+    return a > b ? a : b;
+}
+inline Reg loadPart(const float *p, long count)
+{
+    return count > 0 ? *p : 0.0f;
+}
+inline void storePart(float *p, Reg x, long count)
+{
+    if (count > 0)
+        *p = x;
+}
+inline Reg firstLanes(Reg x, long count, float fill)
+{
+    return count > 0 ? x : fill;
+}
+inline Reg roundToIntegral(Reg x)
+{
+    return float(long(x < 0 ? x - 0.5f : x + 0.5f)); // |x| < 2^7 here
+}
+inline Reg powerOfTwo(Reg integral)
+{
+    const std::uint32_t bits = std::uint32_t(long(integral) + 127) << 23;
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+} // namespace
+
+#include "model/attentionkernelbody.h"
+
+} // namespace attn::kernels::portable

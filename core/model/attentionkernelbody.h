@@ -1,0 +1,198 @@
+// The body of the attention kernels (see attentionkernels.h), included by one
+// file per instruction set after it defines, in its own namespace:
+//   Reg, kWidth (floats in Reg), kRows, kVectors (the register tile),
+//   loadu(const float *), storeu(float *, Reg), loadPart and storePart (the
+//   first `count` lanes only, nothing touched past them), broadcast(float), zero(),
+//   multiplyAdd(a, b, c) = a * b + c, add, multiply, larger (max),
+//   firstLanes(x, count, fill) (lanes from count on replaced by fill),
+//   roundToIntegral (to nearest), powerOfTwo (2^x of an integral x in [-126, 127]).
+// No #include and nothing outside an anonymous namespace but the two entry
+// points: an inline function compiled here with AVX flags must never be
+// shared with (and picked by the linker for) code that runs everywhere.
+// No include guard: each instruction set's file includes it once.
+
+namespace {
+
+constexpr long kPanel = kWidth * kVectors;
+
+inline long smaller(long a, long b)
+{
+    return a < b ? a : b;
+}
+
+// Rows past the last are read as the last row again (and not stored), so a
+// partial group runs the same instructions as a full one.
+template<typename Pointer>
+inline void rowPointers(Pointer base, long stride, long first, long count, Pointer out[kRows])
+{
+    for (long r = 0; r < kRows; ++r)
+        out[r] = base + (first + smaller(r, count - 1)) * stride;
+}
+
+inline void scoreTile(const float *const q[kRows], const float *panel, long dk, float *const s[kRows], long rows,
+                      long cols)
+{
+    Reg acc[kRows][kVectors];
+    for (long r = 0; r < kRows; ++r)
+        for (long c = 0; c < kVectors; ++c)
+            acc[r][c] = zero();
+    for (long k = 0; k < dk; ++k) {
+        Reg b[kVectors];
+        for (long c = 0; c < kVectors; ++c)
+            b[c] = loadu(panel + k * kPanel + c * kWidth);
+        for (long r = 0; r < kRows; ++r) {
+            const Reg a = broadcast(q[r][k]);
+            for (long c = 0; c < kVectors; ++c)
+                acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
+        }
+    }
+    if (cols >= kPanel) {
+        for (long r = 0; r < rows; ++r)
+            for (long c = 0; c < kVectors; ++c)
+                storeu(s[r] + c * kWidth, acc[r][c]);
+        return;
+    }
+    for (long r = 0; r < rows; ++r)
+        for (long c = 0; c * kWidth < cols; ++c)
+            storePart(s[r] + c * kWidth, acc[r][c], cols - c * kWidth);
+}
+
+template<long Vectors>
+inline void contextTile(const float *const w[kRows], long keys, const float *v, long ldv, float *const z[kRows],
+                        long rows)
+{
+    Reg acc[kRows][Vectors];
+    for (long r = 0; r < kRows; ++r)
+        for (long c = 0; c < Vectors; ++c)
+            acc[r][c] = zero();
+    for (long j = 0; j < keys; ++j) {
+        Reg b[Vectors];
+        for (long c = 0; c < Vectors; ++c)
+            b[c] = loadu(v + j * ldv + c * kWidth);
+        for (long r = 0; r < kRows; ++r) {
+            const Reg a = broadcast(w[r][j]);
+            for (long c = 0; c < Vectors; ++c)
+                acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
+        }
+    }
+    for (long r = 0; r < rows; ++r)
+        for (long c = 0; c < Vectors; ++c)
+            storeu(z[r] + c * kWidth, acc[r][c]);
+}
+
+// exp(x) for x <= 0 (a scaled score less its row's largest), with Cephes's
+// polynomial as Eigen evaluates it. Below -87.3, where float's normal numbers
+// end, it stays at about 1.3e-38: a weight that small is 0 to float's eye
+// beside the row's largest, which is 1.
+inline Reg exponential(Reg x)
+{
+    x = larger(broadcast(-87.3f), x);
+    const Reg n = roundToIntegral(multiply(x, broadcast(1.44269504088896341f)));
+    Reg r = multiplyAdd(n, broadcast(-0.693359375f), x); // x - n ln 2, in two parts for float's sake
+    r = multiplyAdd(n, broadcast(2.12194440e-4f), r);
+    Reg y = multiplyAdd(broadcast(1.9875691500e-4f), r, broadcast(1.3981999507e-3f));
+    y = multiplyAdd(y, r, broadcast(8.3334519073e-3f));
+    y = multiplyAdd(y, r, broadcast(4.1665795894e-2f));
+    y = multiplyAdd(y, r, broadcast(1.6666665459e-1f));
+    y = multiplyAdd(y, r, broadcast(5.0000001201e-1f));
+    y = multiplyAdd(y, multiply(r, r), add(r, broadcast(1.0f)));
+    return multiply(y, powerOfTwo(n));
+}
+
+} // namespace
+
+void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum)
+{
+    const long full = visible / kWidth * kWidth, rest = visible - full;
+    const float minusInfinity = -__builtin_huge_valf();
+    const Reg s = broadcast(scale);
+    // Two passes over `in`, each scaling it again (the same products), and
+    // one over `out`: a pass that only stored the scaled scores cost more.
+    Reg top = broadcast(minusInfinity);
+    for (long j = 0; j < full; j += kWidth)
+        top = larger(top, multiply(loadu(in + j), s));
+    if (rest)
+        top = larger(top, firstLanes(multiply(loadPart(in + full, rest), s), rest, minusInfinity));
+    float lanes[kWidth];
+    storeu(lanes, top);
+    float largest = lanes[0];
+    for (long c = 1; c < kWidth; ++c)
+        largest = lanes[c] > largest ? lanes[c] : largest;
+
+    // The largest becomes exp(0) = 1: nothing overflows.
+    const Reg less = broadcast(-largest);
+    Reg total = zero();
+    for (long j = 0; j < full; j += kWidth) {
+        const Reg e = exponential(add(multiply(loadu(in + j), s), less));
+        storeu(out + j, e);
+        total = add(total, e);
+    }
+    if (rest) {
+        const Reg e = firstLanes(exponential(add(multiply(loadPart(in + full, rest), s), less)), rest, 0.0f);
+        storePart(out + full, e, rest);
+        total = add(total, e);
+    }
+    storeu(lanes, total);
+    float sum = 0.0f;
+    for (long c = 0; c < kWidth; ++c)
+        sum += lanes[c];
+
+    // Times the reciprocal, not divided: a division per vector would cost as
+    // much as the exponentials, for a difference of one rounding.
+    const float inverse = 1.0f / sum;
+    const Reg factor = broadcast(inverse);
+    for (long j = 0; j < full; j += kWidth)
+        storeu(out + j, multiply(loadu(out + j), factor));
+    if (rest)
+        storePart(out + full, multiply(loadPart(out + full, rest), factor), rest);
+    if (max) {
+        *max = largest;
+        *inverseSum = inverse;
+    }
+}
+
+void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds)
+{
+    const long panels = (cols + kPanel - 1) / kPanel;
+    // Panel by panel, so that each panel of K (dk x kPanel) stays in the
+    // first-level cache while every row group of the block passes over it.
+    for (long t = 0; t < panels; ++t) {
+        const float *panel = packed + t * dk * kPanel;
+        for (long r0 = 0; r0 < rows; r0 += kRows) {
+            const long count = smaller(kRows, rows - r0);
+            const float *qr[kRows];
+            float *sr[kRows];
+            rowPointers(q, ldq, r0, count, qr);
+            rowPointers(s + t * kPanel, lds, r0, count, sr);
+            scoreTile(qr, panel, dk, sr, count, cols - t * kPanel);
+        }
+    }
+}
+
+void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz)
+{
+    for (long c0 = 0; c0 < ldv; c0 += kPanel) {
+        const long vectors = smaller(kVectors, (ldv - c0) / kWidth);
+        for (long r0 = 0; r0 < rows; r0 += kRows) {
+            const long count = smaller(kRows, rows - r0);
+            const float *wr[kRows];
+            float *zr[kRows];
+            rowPointers(w, ldw, r0, count, wr);
+            rowPointers(z + c0, ldz, r0, count, zr);
+            switch (vectors) {
+            case 1:
+                contextTile<1>(wr, keys, v + c0, ldv, zr, count);
+                break;
+            case 2:
+                contextTile<2>(wr, keys, v + c0, ldv, zr, count);
+                break;
+            case 3:
+                contextTile<3>(wr, keys, v + c0, ldv, zr, count);
+                break;
+            default:
+                contextTile<kVectors>(wr, keys, v + c0, ldv, zr, count);
+                break;
+            }
+        }
+    }
+}

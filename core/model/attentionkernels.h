@@ -1,0 +1,49 @@
+#pragma once
+// The two small matrix products of blockwise attention (scores of a block of
+// query rows, and their weights times V), compiled once per instruction set
+// and chosen when the program runs: packaged builds target plain x86-64, but
+// most processors they meet can do four or eight times the work per
+// instruction with AVX2 or AVX-512.
+//
+// Every output element is one fixed sequence of multiply-adds over its inner
+// dimension, whatever the row's place in its block or the block's size, so a
+// row has the same bits whether computed alone or with others.
+
+namespace attn::kernels {
+
+struct AttentionKernels
+{
+    const char *name;  // "avx512", "avx2" or "sse2"
+    long vectorWidth;  // floats per vector register
+    long panelWidth;   // keys per packed panel of K (see packedKeysSize)
+    long rowGroup;     // query rows computed together; blocks of a multiple of it waste nothing
+
+    // s[r * lds + j] = sum over k < dk of q[r * ldq + k] * key j's element k,
+    // for r < rows and j < cols. Packed keys: panel t holds keys
+    // [t * panelWidth, (t + 1) * panelWidth), element k of key t * panelWidth + c
+    // at packed[(t * dk + k) * panelWidth + c] (zero past the last key).
+    void (*scores)(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds);
+    // z[r * ldz + c] = sum over j < keys of w[r * ldw + j] * v[j * ldv + c], for
+    // r < rows and c < ldv; ldv is a multiple of vectorWidth (V zero padded).
+    void (*context)(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);
+    // out[0, visible) = the softmax of in[0, visible) * scale, as
+    // scaledSoftmaxRows computes a row (model/attentionop.h) but always
+    // multiplied by the reciprocal of the sum; with `max`, that reciprocal and
+    // the largest scaled score are kept. `out` may be `in`; nothing past
+    // `visible` is read or written.
+    void (*softmax)(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);
+};
+
+// The set attention uses: the fastest this processor (and its operating
+// system) can run, unless useAttentionKernels() chose another.
+const AttentionKernels &activeAttentionKernels();
+
+// Every set this processor can run, fastest first, ending with a null pointer.
+const AttentionKernels *const *runnableAttentionKernels();
+
+// For tests, which run every set through attention: one of
+// runnableAttentionKernels(), or null for the fastest again. Not while
+// attention runs on another thread.
+void useAttentionKernels(const AttentionKernels *kernels);
+
+} // namespace attn::kernels

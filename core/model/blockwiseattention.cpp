@@ -1,0 +1,315 @@
+#include "model/blockwiseattention.h"
+
+#include "model/attentionkernels.h"
+#include "twothreads.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace attn::detail {
+
+namespace {
+
+using Index = Eigen::Index;
+using kernels::AttentionKernels;
+
+Index roundUp(Index x, Index multiple)
+{
+    return (x + multiple - 1) / multiple * multiple;
+}
+
+// Query rows per block: a multiple of the kernels' row group, and few enough
+// that a block's scores (rows x keys) stay in the second-level cache.
+Index blockRows(const AttentionKernels &k)
+{
+    return 10 * k.rowGroup;
+}
+
+// A matrix of tens of megabytes (a head's scores at 4096 tokens) is mapped
+// fresh from the system for each result, and its first touch faults each of
+// its pages in: 4 KiB at a time that was a third of a 4096-token pass. Where
+// the system lends 2 MiB pages on request (transparent huge pages, "madvise"),
+// ask for them; elsewhere nothing changes.
+void preferLargePages(float *data, Index count)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kLarge = std::uintptr_t(2) << 20;
+    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t end = begin + std::uintptr_t(count) * sizeof(float);
+    const std::uintptr_t first = (begin + kLarge - 1) & ~(kLarge - 1), last = end & ~(kLarge - 1);
+    if (last > first && last - first >= 8 * kLarge)
+        madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE); // advice: failure changes nothing
+#else
+    (void)data;
+    (void)count;
+#endif
+}
+
+// One head's Q, K and V in the layouts the kernels read. Allocated (not
+// filled) before the threads start, which then fill every element.
+struct PackedHead
+{
+    std::unique_ptr<float[]> queries; // n x dk, row by row
+    std::unique_ptr<float[]> keys;    // panels of panelWidth keys (attentionkernels.h), zero past the last
+    std::unique_ptr<float[]> values;  // m x ldv, zero past dv
+};
+
+// Element (i, c) of columns [first, first + count) of `m`, for every i and c,
+// along its storage. Stored by columns (a session's Q, K and V), 64 rows at a
+// time: the rows written (by rows) then stay in the first-level cache.
+template<typename In, typename Visit>
+void forEachOf(const In &m, Index first, Index count, Visit visit)
+{
+    if constexpr (In::IsRowMajor) {
+        for (Index i = 0; i < m.rows(); ++i)
+            for (Index c = 0; c < count; ++c)
+                visit(i, c, m(i, first + c));
+    } else {
+        for (Index i0 = 0; i0 < m.rows(); i0 += 64)
+            for (Index c = 0; c < count; ++c)
+                for (Index i = i0; i < std::min(i0 + 64, m.rows()); ++i)
+                    visit(i, c, m(i, first + c));
+    }
+}
+
+template<typename In>
+void pack(const In &queries, const In &keys, const In &values, Index h, Index dk, Index dv, Index ldv, Index panel,
+          PackedHead &out)
+{
+    const Index m = keys.rows(), panels = roundUp(m, panel) / panel;
+    float *q = out.queries.get(), *k = out.keys.get(), *v = out.values.get();
+    forEachOf(queries, h * dk, dk, [&](Index i, Index c, float x) { q[i * dk + c] = x; });
+    const Index inLastPanel = m - (panels - 1) * panel;
+    for (Index c = 0; c < dk; ++c) // the last panel past the last key
+        std::fill(k + ((panels - 1) * dk + c) * panel + inLastPanel, k + ((panels - 1) * dk + c + 1) * panel, 0.0f);
+    int shift = 0; // panel is a power of two: key j is in panel j >> shift
+    while ((Index(1) << shift) < panel)
+        ++shift;
+    forEachOf(keys, h * dk, dk, [&](Index j, Index c, float x) {
+        const Index t = j >> shift;
+        k[(t * dk + c) * panel + (j - (t << shift))] = x;
+    });
+    for (Index j = 0; j < m; ++j)
+        std::fill(v + j * ldv + dv, v + (j + 1) * ldv, 0.0f);
+    forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { v[j * ldv + c] = x; });
+}
+
+// A thread's own working memory, allocated before the threads start.
+struct Scratch
+{
+    std::vector<float> scores;  // block rows x padded keys: a head's scores, then its weights
+    std::vector<float> sum;     // block rows x padded keys: the weights summed over the heads so far
+    std::vector<float> context; // block rows x ldv
+};
+
+struct Job
+{
+    const AttentionKernels *kernels;
+    std::vector<PackedHead> packed; // per head
+    Index n, m, dk, dv, ldv, paddedKeys, block;
+    int heads;
+    bool causal, statistics, keepScores, sumWeights;
+    float scale;
+    const std::vector<bool> *switchedOff;
+    const CancelFlag *cancel;
+    std::atomic<bool> cancelled{false};
+    AttentionOutput<float> *out;
+};
+
+// The keys query row i may see (attentionop.h): at least one.
+Index visibleKeys(const Job &job, Index i)
+{
+    return job.causal ? std::clamp<Index>(i + 1 + job.m - job.n, 1, job.m) : job.m;
+}
+
+// Rows of the scratch (stride lds, `seen` entries used) into the output (stride m), zero after them.
+void keepRows(const float *from, Index lds, Index rows, Index seen, float *to, Index m)
+{
+    for (Index r = 0; r < rows; ++r) {
+        std::copy_n(from + r * lds, seen, to + r * m);
+        std::fill(to + r * m + seen, to + (r + 1) * m, 0.0f);
+    }
+}
+
+// Rows [r0, r0 + block) for every head in turn, so that the sum of their
+// weights stays in the cache instead of passing through memory once per head.
+// False when the computation was cancelled.
+bool computeBlock(Job &job, Index r0, Scratch &scratch)
+{
+    const Index rows = std::min(job.block, job.n - r0), m = job.m, lds = job.paddedKeys, dk = job.dk;
+    // The keys the block's last row may see; later ones get weight 0 in every row.
+    const Index seen = job.causal ? visibleKeys(job, r0 + rows - 1) : m;
+    AttentionOutput<float> &out = *job.out;
+    float *s = scratch.scores.data(), *sum = scratch.sum.data(), *z = scratch.context.data();
+    for (int head = 0; head < job.heads; ++head) {
+        if (job.cancelled || (job.cancel && job.cancel->load(std::memory_order_relaxed))) {
+            job.cancelled = true;
+            return false;
+        }
+        const std::size_t h = std::size_t(head);
+        const PackedHead &packed = job.packed[h];
+        // Masked scores too when they are kept: they are shown.
+        const Index scored = job.keepScores ? m : seen;
+        job.kernels->scores(packed.queries.get() + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk),
+                            long(scored), s, long(lds));
+        if (job.keepScores)
+            keepRows(s, lds, rows, m, out.scores[h].data() + r0 * m, m);
+        for (Index r = 0; r < rows; ++r) {
+            const Index i = r0 + r, visible = visibleKeys(job, i);
+            float *row = s + r * lds;
+            if (job.statistics)
+                job.kernels->softmax(row, row, long(visible), job.scale, &out.rowStatistics[h].max[i],
+                                     &out.rowStatistics[h].inverseSum[i]);
+            else
+                job.kernels->softmax(row, row, long(visible), job.scale, nullptr, nullptr);
+            std::fill(row + visible, row + seen, 0.0f);
+            if (job.sumWeights) {
+                float *total = sum + r * lds;
+                if (head == 0)
+                    std::copy_n(row, seen, total);
+                else
+                    for (Index j = 0; j < visible; ++j)
+                        total[j] += row[j];
+            }
+        }
+        if (!job.statistics)
+            keepRows(s, lds, rows, seen, out.weights[h].data() + r0 * m, m);
+
+        auto context = out.context.block(r0, Index(head) * job.dv, rows, job.dv);
+        if (!job.switchedOff->empty() && (*job.switchedOff)[h]) {
+            context.setZero();
+            continue;
+        }
+        job.kernels->context(s, long(lds), long(rows), long(seen), packed.values.get(), long(job.ldv), z,
+                             long(job.ldv));
+        for (Index r = 0; r < rows; ++r)
+            context.row(r) = Eigen::Map<const Eigen::RowVectorXf>(z + r * job.ldv, job.dv);
+    }
+    if (job.sumWeights)
+        keepRows(sum, lds, rows, seen, out.weightSum.data() + r0 * m, m);
+    return true;
+}
+
+// Items handed out one at a time to whichever of the two threads (0 and 1)
+// is free; item(i, thread) returns false to stop that thread.
+template<typename Item>
+void shareOut(Index items, bool twoThreads, Item item)
+{
+    std::atomic<Index> next{0};
+    auto work = [&](int thread) {
+        for (Index i = next++; i < items; i = next++)
+            if (!item(i, thread))
+                return;
+    };
+    if (twoThreads && items > 1)
+        runBoth([&] { work(0); }, [&] { work(1); });
+    else
+        work(0);
+}
+
+} // namespace
+
+template<typename In>
+AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, const In &values,
+                                          const AttentionSettings &settings)
+{
+    stopIfCancelled(settings.cancel);
+    const AttentionKernels &kernels = kernels::activeAttentionKernels();
+    const int heads = settings.heads;
+    const Index n = queries.rows(), m = keys.rows();
+    const Index dk = queries.cols() / heads, dv = values.cols() / heads;
+
+    Job job;
+    job.kernels = &kernels;
+    job.n = n;
+    job.m = m;
+    job.dk = dk;
+    job.dv = dv;
+    job.ldv = std::max<Index>(roundUp(dv, kernels.vectorWidth), kernels.vectorWidth);
+    job.paddedKeys = roundUp(m, kernels.panelWidth);
+    job.block = blockRows(kernels);
+    job.heads = heads;
+    job.causal = settings.causal;
+    job.statistics = settings.weightsKept == WeightsKept::RowStatistics;
+    job.keepScores = settings.keepScores || job.statistics;
+    job.sumWeights = settings.sumWeights;
+    job.scale = float(settings.scale);
+    job.switchedOff = &settings.switchedOff;
+    job.cancel = settings.cancel;
+
+    AttentionOutput<float> out;
+    job.out = &out;
+    if (job.keepScores) {
+        out.scores.resize(std::size_t(heads));
+        for (RowMatrix<float> &s : out.scores) {
+            s.resize(n, m);
+            preferLargePages(s.data(), s.size());
+        }
+    }
+    if (job.statistics) {
+        out.rowStatistics.resize(std::size_t(heads));
+        for (RowStatistics<float> &rows : out.rowStatistics) {
+            rows.max.resize(n);
+            rows.inverseSum.resize(n);
+        }
+    } else {
+        out.weights.resize(std::size_t(heads));
+        for (RowMatrix<float> &w : out.weights) {
+            w.resize(n, m);
+            preferLargePages(w.data(), w.size());
+        }
+    }
+    if (settings.sumWeights) {
+        out.weightSum.resize(n, m);
+        preferLargePages(out.weightSum.data(), out.weightSum.size());
+    }
+    out.context.resize(n, values.cols());
+
+    // Two threads pay off from about a hundred thousand scores per head.
+    const bool twoThreads = n * m >= (Index(1) << 16);
+    Scratch scratch[2];
+    const Index scratchRows = std::min(job.block, n); // one row when a single new token is computed
+    for (Scratch &s : scratch) {
+        s.scores.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
+        if (job.sumWeights)
+            s.sum.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
+        s.context.assign(std::size_t(scratchRows * job.ldv), 0.0f);
+        if (!twoThreads)
+            break;
+    }
+    job.packed.resize(std::size_t(heads));
+    for (PackedHead &p : job.packed) {
+        p.queries.reset(new float[std::size_t(n * dk)]);
+        p.keys.reset(new float[std::size_t(job.paddedKeys * dk)]);
+        p.values.reset(new float[std::size_t(m * job.ldv)]);
+    }
+    shareOut(heads, twoThreads, [&](Index h, int) {
+        pack(queries, keys, values, h, dk, dv, job.ldv, kernels.panelWidth, job.packed[std::size_t(h)]);
+        return true;
+    });
+    // Blocks from the bottom up: under the mask the lower ones see more keys,
+    // and handing out the largest first leaves the threads less to wait for at the end.
+    const Index blocks = roundUp(n, job.block) / job.block;
+    shareOut(blocks, twoThreads,
+             [&](Index b, int thread) { return computeBlock(job, (blocks - 1 - b) * job.block, scratch[thread]); });
+    if (job.cancelled)
+        throw Cancelled();
+    return out;
+}
+
+template AttentionOutput<float> blockwiseAttention<MatrixIn<float>>(const MatrixIn<float> &, const MatrixIn<float> &,
+                                                                    const MatrixIn<float> &,
+                                                                    const AttentionSettings &);
+template AttentionOutput<float> blockwiseAttention<ColumnMatrixIn<float>>(const ColumnMatrixIn<float> &,
+                                                                          const ColumnMatrixIn<float> &,
+                                                                          const ColumnMatrixIn<float> &,
+                                                                          const AttentionSettings &);
+
+} // namespace attn::detail
