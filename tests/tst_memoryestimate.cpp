@@ -6,6 +6,7 @@
 #include "io/safetensorswriter.h"
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
+#include "freedmemory.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace attn;
@@ -68,6 +70,21 @@ class TestMemoryEstimate : public QObject
 {
     Q_OBJECT
 private slots:
+    // The freed memory the program keeps for reuse: an eighth of the
+    // machine's (MemTotal of /proc/meminfo, read here on its own), within
+    // 512 MiB ... 2 GiB.
+    void keptFreedMemoryFollowsTheMachine()
+    {
+        QFile meminfo(QStringLiteral("/proc/meminfo"));
+        QVERIFY(meminfo.open(QIODevice::ReadOnly));
+        const QRegularExpressionMatch total =
+            QRegularExpression(QStringLiteral("MemTotal:\\s+(\\d+) kB")).match(QString::fromLatin1(meminfo.readAll()));
+        QVERIFY(total.hasMatch());
+        const double expected = std::clamp(total.captured(1).toDouble() * 1024 / 8, 512.0 * (1 << 20), 2048.0 * (1 << 20));
+        const double kept = double(attn::keptFreedBytes());
+        QVERIFY2(std::abs(kept - expected) <= 0.02 * expected, qPrintable(QStringLiteral("%1 vs %2").arg(kept).arg(expected)));
+    }
+
     // The fixture GPT-2 (2 layers, 3 heads, d 12, d_ff 20, 16 positions,
     // vocab 29), 5 tokens, scores kept, 100 result numbers. By hand:
     // weights per block 4*144 + 4*12 + 2*12*20 + 20 + 12 + 4*12 = 1184, in all

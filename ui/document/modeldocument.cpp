@@ -1,11 +1,14 @@
 #include "modeldocument.h"
 
+#include "freedmemory.h"
+
 #include "io/fileidentity.h"
 #include "io/modelfolder.h"
 #include "model/modelloader.h"
 #include "notation.h"
 
 #include <QFileInfo>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <iterator>
@@ -201,6 +204,8 @@ void ModelDocument::close()
     m_identity.clear();
     m_restoreQuery = -1;
     m_snapshot = std::make_shared<AttentionSnapshot>();
+    // The kept memory of its results goes back to the system, once they are freed.
+    QThreadPool::globalInstance()->start([] { attn::releaseFreedMemory(); });
     emit closed();
 }
 
