@@ -108,7 +108,7 @@ namespace {
 
 bool resultIsFinite(const AttentionResult &result)
 {
-    // Single-precision scores are bounded before they are computed (forwardSingle).
+    // Single-precision scores are bounded before they are computed (sessionPass<float>).
     for (const HeadResult &head : result.heads)
         if (!head.weights.allFinite() || (!result.singlePrecision && !head.scores.allFinite()))
             return false;
@@ -142,23 +142,39 @@ std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &gi
     return out;
 }
 
-ProjectionWeights completeWeightsNow(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+// The per-head matrices side by side (d_model x heads*head_dim), in float.
+Eigen::MatrixXf sideBySideInFloat(const std::vector<Eigen::MatrixXd> &perHead)
 {
-    ProjectionWeights w;
+    if (perHead.empty())
+        return {};
+    const Eigen::Index width = perHead.front().cols();
+    Eigen::MatrixXf all(perHead.front().rows(), width * Eigen::Index(perHead.size()));
+    for (std::size_t h = 0; h < perHead.size(); ++h)
+        all.middleCols(Eigen::Index(h) * width, width) = perHead[h].cast<float>();
+    return all;
+}
+
+SharedWeights completeWeightsNow(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+{
+    auto w = std::make_shared<CompletedWeights>();
     if (config.mode == Mode::ScaledDotProduct) {
-        w.query = completeList(given.query, config, WeightKind::Query, dModel, "query");
-        w.key = completeList(given.key, config, WeightKind::Key, dModel, "key");
-        w.value = completeList(given.value, config, WeightKind::Value, dModel, "value");
+        w->query = completeList(given.query, config, WeightKind::Query, dModel, "query");
+        w->key = completeList(given.key, config, WeightKind::Key, dModel, "key");
+        w->value = completeList(given.value, config, WeightKind::Value, dModel, "value");
     }
     if (config.outputProjection) {
         const int concat = config.heads * effectiveHeadDim(config, dModel);
         if (given.output.size() == 0) {
-            w.output = generatedWeights(config.seed, WeightKind::Output, 0, concat, dModel);
+            w->output = generatedWeights(config.seed, WeightKind::Output, 0, concat, dModel);
         } else {
             checkShape(given.output, concat, dModel, "weights.output");
-            w.output = given.output;
+            w->output = given.output;
         }
     }
+    w->querySingle = sideBySideInFloat(w->query);
+    w->keySingle = sideBySideInFloat(w->key);
+    w->valueSingle = sideBySideInFloat(w->value);
+    w->outputSingle = w->output.cast<float>();
     return w;
 }
 
@@ -168,23 +184,22 @@ ProjectionWeights completeWeightsNow(const AttentionConfig &config, int dModel, 
 struct GeneratedWeightsCache
 {
     std::mutex mutex;
-    bool valid = false;
     std::int64_t seed = 0;
     Mode mode = Mode::Simplified;
     int heads = 0, headDim = 0, dModel = 0;
     bool output = false;
-    ProjectionWeights weights;
+    SharedWeights weights;
 
     bool matches(const AttentionConfig &c, int d) const
     {
-        return valid && seed == c.seed && mode == c.mode && heads == c.heads && headDim == c.headDim && dModel == d
+        return weights && seed == c.seed && mode == c.mode && heads == c.heads && headDim == c.headDim && dModel == d
             && output == c.outputProjection;
     }
 };
 
 } // namespace
 
-ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
+SharedWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given)
 {
     const bool allGenerated = given.query.empty() && given.key.empty() && given.value.empty() && given.output.size() == 0;
     if (!allGenerated)
@@ -195,9 +210,8 @@ ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, con
         if (cache.matches(config, dModel))
             return cache.weights;
     }
-    ProjectionWeights generated = completeWeightsNow(config, dModel, given);
+    SharedWeights generated = completeWeightsNow(config, dModel, given);
     const std::lock_guard<std::mutex> lock(cache.mutex);
-    cache.valid = true;
     cache.seed = config.seed;
     cache.mode = config.mode;
     cache.heads = config.heads;
@@ -261,22 +275,24 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     const Eigen::MatrixXd &keysFrom = source ? result.sourceInputs : result.inputs;
 
     result.weights = completeWeights(config, dModel, given);
+    result.projected = config.mode == Mode::ScaledDotProduct;
+    result.outputProjected = config.outputProjection;
     const int headDim = effectiveHeadDim(config, dModel);
     result.scoreScale = config.scale ? 1.0 / std::sqrt(double(headDim)) : 1.0;
 
-    const detail::PassInputs pass{result.inputs, keysFrom, result.weights, config, headDim, result.scoreScale, cancel};
+    const detail::PassInputs pass{result.inputs, keysFrom, *result.weights, config, headDim, result.scoreScale, cancel};
     const double m = source ? double(source->rows()) : double(n);
     result.singlePrecision = precision == Precision::Single
         || (precision == Precision::Auto && forwardFlops(n, m, dModel, config) > kFullPrecisionFlops);
     if (result.singlePrecision) {
         // float overflows near 3e38, double near 1e308: let double decide.
-        if (!detail::forwardSingle(pass, result) || !resultIsFinite(result)) {
+        if (!detail::sessionPass<float>(pass, result) || !resultIsFinite(result)) {
             result.singlePrecision = false;
             result.heads.clear();
         }
     }
     if (!result.singlePrecision)
-        detail::forwardDouble(pass, result);
+        detail::sessionPass<double>(pass, result);
 
     if (!result.output.allFinite() || !result.inputs.allFinite())
         throw InputError("the numbers are too large: the result overflows to infinity "

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -51,6 +52,18 @@ struct ProjectionWeights
     bool operator==(const ProjectionWeights &o) const;
 };
 
+// The matrices a pass multiplies by, none missing (the rest generated from the
+// seed). Made once and shared, never copied: a slider drag over generated
+// weights reuses one set, and every result points at the set it used.
+struct CompletedWeights : ProjectionWeights
+{
+    // The same in float, for the single-precision pass: each head's matrices
+    // side by side (d_model x heads*head_dim), one wide product instead of
+    // one thin product per head; and W_o.
+    Eigen::MatrixXf querySingle, keySingle, valueSingle, outputSingle;
+};
+using SharedWeights = std::shared_ptr<const CompletedWeights>;
+
 struct HeadResult
 {
     Eigen::MatrixXd queries, keys, values; // n x d_k, m x d_k, m x d_k
@@ -75,7 +88,10 @@ struct AttentionResult
     std::vector<HeadResult> heads;
     AttentionMatrix meanWeights;  // the weights averaged over heads (empty with one head)
     Eigen::MatrixXd output;       // concat of contexts, times Wo when the projection is on
-    ProjectionWeights weights;    // the matrices actually used (empty in simplified mode, but Wo)
+    SharedWeights weights;        // a session's matrices as used (empty lists in simplified mode, but Wo);
+                                  // null for a model's layer, whose weights stay in the model
+    bool projected = false;       // q, k, v are the inputs times W_q, W_k, W_v (false: simplified, q = k = v = x)
+    bool outputProjected = false; // output is the contexts side by side times W_o
     double scoreScale = 1.0;      // what scores are multiplied by before the softmax
     bool causal = false;            // as computed: never in cross-attention
     bool positionalEncoding = false; // inputs are the embeddings plus sinusoidal positions
@@ -124,7 +140,7 @@ Eigen::MatrixXd generatedWeights(std::int64_t seed, WeightKind kind, int head, i
 
 // The given matrices, with every missing one generated from the seed.
 // Throws InputError when a given matrix has the wrong shape.
-ProjectionWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given);
+SharedWeights completeWeights(const AttentionConfig &config, int dModel, const ProjectionWeights &given);
 
 // Row-wise softmax of scores * scale, over keys not masked; stable for any
 // finite input. Masked entries are exactly 0 and each row sums to 1.

@@ -5,30 +5,80 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 
 namespace attn::detail {
 
 namespace {
 
-// The per-head matrices side by side (d_model x heads*head_dim), in float:
-// one wide product instead of one thin product per head.
-Eigen::MatrixXf sideBySide(const std::vector<Eigen::MatrixXd> &perHead)
+template<typename S>
+using ColumnMatrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+
+// `m` in S: itself in double; in float a rounded copy, held by `storage`.
+template<typename S>
+const ColumnMatrix<S> &inScalar(const Eigen::MatrixXd &m, ColumnMatrix<S> &storage)
+{
+    if constexpr (std::is_same_v<S, double>) {
+        return m;
+    } else {
+        storage = m.cast<S>();
+        return storage;
+    }
+}
+
+// Every head's projection x * W_h, side by side (rows x heads*head_dim). In
+// double head by head, exactly as headMatrixInDouble() redoes one head, so
+// both give the same bits; in float one wide product.
+Eigen::MatrixXd projectHeads(const Eigen::MatrixXd &x, const std::vector<Eigen::MatrixXd> &perHead,
+                             const Eigen::MatrixXf &)
 {
     const Eigen::Index width = perHead.front().cols();
-    Eigen::MatrixXf all(perHead.front().rows(), width * Eigen::Index(perHead.size()));
+    Eigen::MatrixXd all(x.rows(), width * Eigen::Index(perHead.size()));
     for (std::size_t h = 0; h < perHead.size(); ++h)
-        all.middleCols(Eigen::Index(h) * width, width) = perHead[h].cast<float>();
+        all.middleCols(Eigen::Index(h) * width, width).noalias() = x * perHead[h];
     return all;
 }
 
-AttentionSettings settingsOf(const PassInputs &in, int heads)
+Eigen::MatrixXf projectHeads(const Eigen::MatrixXf &x, const std::vector<Eigen::MatrixXd> &,
+                             const Eigen::MatrixXf &sideBySide)
 {
-    AttentionSettings settings;
-    settings.heads = heads;
-    settings.causal = in.config.causal;
-    settings.scale = in.scale;
-    settings.cancel = in.cancel;
-    return settings;
+    Eigen::MatrixXf all(x.rows(), sideBySide.cols());
+    all.noalias() = x * sideBySide;
+    return all;
+}
+
+// W_o in S.
+const Eigen::MatrixXd &outputWeights(const CompletedWeights &w, double) { return w.output; }
+const Eigen::MatrixXf &outputWeights(const CompletedWeights &w, float) { return w.outputSingle; }
+
+Eigen::MatrixXd intoDouble(Eigen::MatrixXd &&m) { return std::move(m); }
+Eigen::MatrixXd intoDouble(Eigen::MatrixXf &&m) { return m.cast<double>(); }
+
+// Head h's scores and weights into `head`: in double both as computed; in
+// float the scores, with the weights derived from them and the row statistics.
+void keepHeadMatrices(HeadResult &head, AttentionOutput<double> &out, std::size_t h, double, bool)
+{
+    head.scores = AttentionMatrix(std::move(out.scores[h]));
+    head.weights = AttentionMatrix(std::move(out.weights[h]));
+}
+
+void keepHeadMatrices(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal)
+{
+    auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[h]));
+    RowStatistics<float> &rows = out.rowStatistics[h];
+    head.weights = AttentionMatrix::softmaxOf(scores, float(scale), causal, std::move(rows.max),
+                                              std::move(rows.inverseSum));
+    head.scores = AttentionMatrix(std::move(scores));
+}
+
+// The heads' summed weights divided by their number.
+AttentionMatrix meanOf(RowMatrixD &&sum, int heads) { return AttentionMatrix(RowMatrixD(sum / double(heads))); }
+
+AttentionMatrix meanOf(RowMatrixF &&sum, int heads)
+{
+    auto mean = std::make_shared<RowMatrixF>(std::move(sum));
+    *mean /= float(heads);
+    return AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(mean)));
 }
 
 // The largest squared length of a row, in double: a float row's squares
@@ -69,130 +119,86 @@ Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, d
     return weights;
 }
 
-void forwardDouble(const PassInputs &in, AttentionResult &result)
+template<typename S>
+bool sessionPass(const PassInputs &in, AttentionResult &result)
 {
-    const AttentionConfig &config = in.config;
-    const bool simplified = config.mode == Mode::Simplified;
-    const Eigen::Index n = in.queriesFrom.rows(), m = in.keysFrom.rows(), dk = in.headDim;
-    // Simplified heads are all the same: compute one, share it.
-    const int computed = simplified ? 1 : config.heads;
-    result.heads.resize(std::size_t(config.heads));
-    Eigen::MatrixXd queries, keys, values; // each head's projections side by side
-    if (!simplified) {
-        queries.resize(n, computed * dk);
-        keys.resize(m, computed * dk);
-        values.resize(m, computed * dk);
-        for (int h = 0; h < computed; ++h) {
-            stopIfCancelled(in.cancel);
-            HeadResult &head = result.heads[std::size_t(h)];
-            head.queries.noalias() = in.queriesFrom * in.weights.query[std::size_t(h)];
-            head.keys.noalias() = in.keysFrom * in.weights.key[std::size_t(h)];
-            head.values.noalias() = in.keysFrom * in.weights.value[std::size_t(h)];
-            queries.middleCols(h * dk, dk) = head.queries;
-            keys.middleCols(h * dk, dk) = head.keys;
-            values.middleCols(h * dk, dk) = head.values;
-        }
-    }
-    AttentionSettings settings = settingsOf(in, computed);
-    settings.keepScores = true;
-    settings.sumWeights = config.heads > 1 && !simplified;
-    AttentionOutput<double> out = simplified
-        ? attentionByColumns<double>(in.queriesFrom, in.keysFrom, in.keysFrom, settings)
-        : attentionByColumns<double>(queries, keys, values, settings);
-    if (simplified && config.heads > 1) {
-        // Summed head by head, as if each had been computed, for the same mean.
-        out.weightSum = out.weights.front();
-        for (int h = 1; h < config.heads; ++h)
-            out.weightSum += out.weights.front();
-    }
-
-    Eigen::MatrixXd concat(n, config.heads * dk);
-    for (int h = 0; h < computed; ++h) {
-        HeadResult &head = result.heads[std::size_t(h)];
-        if (simplified) {
-            head.queries = in.queriesFrom;
-            head.keys = in.keysFrom;
-            head.values = in.keysFrom;
-        }
-        head.context = out.context.middleCols(h * dk, dk);
-        concat.middleCols(h * dk, dk) = head.context;
-        head.scores = AttentionMatrix(std::move(out.scores[std::size_t(h)]));
-        head.weights = AttentionMatrix(std::move(out.weights[std::size_t(h)]));
-    }
-    for (int h = computed; h < config.heads; ++h) {
-        result.heads[std::size_t(h)] = result.heads.front();
-        concat.middleCols(h * dk, dk) = concat.leftCols(dk);
-    }
-    if (config.heads > 1)
-        result.meanWeights = AttentionMatrix(RowMatrixD(out.weightSum / double(config.heads)));
-    if (config.outputProjection)
-        result.output.noalias() = concat * in.weights.output;
-    else
-        result.output = std::move(concat);
-}
-
-bool forwardSingle(const PassInputs &in, AttentionResult &result)
-{
+    constexpr bool single = std::is_same_v<S, float>;
     const AttentionConfig &config = in.config;
     const bool simplified = config.mode == Mode::Simplified;
     const bool cross = &in.keysFrom != &in.queriesFrom;
     const Eigen::Index n = in.queriesFrom.rows(), dk = in.headDim;
     // Simplified heads are all the same: compute one, share it.
     const int computed = simplified ? 1 : config.heads;
-    const Eigen::MatrixXf x = in.queriesFrom.cast<float>();
-    const Eigen::MatrixXf source = cross ? Eigen::MatrixXf(in.keysFrom.cast<float>()) : Eigen::MatrixXf();
-    const Eigen::MatrixXf &y = cross ? source : x;
-    Eigen::MatrixXf q, k, v;
-    if (!simplified) {
-        q.noalias() = x * sideBySide(in.weights.query);
-        k.noalias() = y * sideBySide(in.weights.key);
-        v.noalias() = y * sideBySide(in.weights.value);
-    }
-    const Eigen::MatrixXf &queries = simplified ? x : q, &keys = simplified ? y : k, &values = simplified ? y : v;
-    if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
-        return false;
 
-    // Scores and row statistics, not weights: they are derived again when
-    // shown. Their mean over heads is summed while each head's are at hand.
-    AttentionSettings settings = settingsOf(in, computed);
-    settings.weightsKept = WeightsKept::RowStatistics;
+    ColumnMatrix<S> xStorage, yStorage, q, k, v;
+    const ColumnMatrix<S> &x = inScalar<S>(in.queriesFrom, xStorage);
+    const ColumnMatrix<S> &y = cross ? inScalar<S>(in.keysFrom, yStorage) : x;
+    if (!simplified) {
+        stopIfCancelled(in.cancel);
+        q = projectHeads(x, in.weights.query, in.weights.querySingle);
+        k = projectHeads(y, in.weights.key, in.weights.keySingle);
+        v = projectHeads(y, in.weights.value, in.weights.valueSingle);
+    }
+    const ColumnMatrix<S> &queries = simplified ? x : q, &keys = simplified ? y : k, &values = simplified ? y : v;
+    if constexpr (single) {
+        if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
+            return false;
+    }
+
+    AttentionSettings settings;
+    settings.heads = computed;
+    settings.causal = config.causal;
+    settings.scale = in.scale;
+    settings.cancel = in.cancel;
+    // Double keeps every matrix. Float keeps the scores and each row's
+    // statistics, not the weights: they are derived again when shown.
+    if constexpr (single)
+        settings.weightsKept = WeightsKept::RowStatistics;
+    else
+        settings.keepScores = true;
+    // The mean over heads is summed while each head's weights are at hand.
     const bool mean = config.heads > 1 && !simplified;
     settings.sumWeights = mean;
-    AttentionOutput<float> out = attentionByColumns<float>(queries, keys, values, settings);
+    AttentionOutput<S> out = attentionByColumns<S>(queries, keys, values, settings);
 
-    Eigen::MatrixXf concat(n, config.heads * dk);
-    concat.leftCols(computed * dk) = out.context;
     result.heads.resize(std::size_t(config.heads));
-    const float scale = float(in.scale);
     for (int h = 0; h < computed; ++h) {
         HeadResult &head = result.heads[std::size_t(h)];
-        head.queries = queries.middleCols(h * dk, dk).cast<double>();
-        head.keys = keys.middleCols(h * dk, dk).cast<double>();
-        head.values = values.middleCols(h * dk, dk).cast<double>();
-        head.context = concat.middleCols(h * dk, dk).cast<double>();
-        auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[std::size_t(h)]));
-        RowStatistics<float> &rows = out.rowStatistics[std::size_t(h)];
-        head.weights = AttentionMatrix::softmaxOf(scores, scale, config.causal, std::move(rows.max),
-                                                  std::move(rows.inverseSum));
-        head.scores = AttentionMatrix(std::move(scores));
+        if (simplified) {
+            head.queries = in.queriesFrom;
+            head.keys = in.keysFrom;
+            head.values = in.keysFrom;
+        } else {
+            head.queries = queries.middleCols(h * dk, dk).template cast<double>();
+            head.keys = keys.middleCols(h * dk, dk).template cast<double>();
+            head.values = values.middleCols(h * dk, dk).template cast<double>();
+        }
+        head.context = out.context.middleCols(h * dk, dk).template cast<double>();
+        keepHeadMatrices(head, out, std::size_t(h), in.scale, config.causal);
     }
-    for (int h = computed; h < config.heads; ++h) {
+    for (int h = computed; h < config.heads; ++h)
         result.heads[std::size_t(h)] = result.heads.front();
-        concat.middleCols(h * dk, dk) = concat.leftCols(dk);
-    }
-    if (mean) {
-        auto sum = std::make_shared<RowMatrixF>(std::move(out.weightSum));
-        *sum /= float(config.heads);
-        result.meanWeights = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(sum)));
-    } else if (config.heads > 1) {
+    if (mean)
+        result.meanWeights = meanOf(std::move(out.weightSum), config.heads);
+    else if (config.heads > 1)
         result.meanWeights = result.heads.front().weights; // identical heads
+
+    ColumnMatrix<S> concat(n, config.heads * dk);
+    concat.leftCols(computed * dk) = out.context;
+    for (int h = computed; h < config.heads; ++h)
+        concat.middleCols(h * dk, dk) = concat.leftCols(dk);
+    if (config.outputProjection) {
+        ColumnMatrix<S> projected(n, outputWeights(in.weights, S()).cols());
+        projected.noalias() = concat * outputWeights(in.weights, S());
+        result.output = intoDouble(std::move(projected));
+    } else {
+        result.output = intoDouble(std::move(concat));
     }
-    if (config.outputProjection)
-        result.output = (concat * in.weights.output.cast<float>()).cast<double>();
-    else
-        result.output = concat.cast<double>();
     return true;
 }
+
+template bool sessionPass<double>(const PassInputs &, AttentionResult &);
+template bool sessionPass<float>(const PassInputs &, AttentionResult &);
 
 } // namespace attn::detail
 
@@ -212,11 +218,13 @@ Eigen::MatrixXd headMatrixInDouble(const AttentionResult &result, int head, bool
     const std::size_t h = std::size_t(std::clamp(head, 0, heads - 1));
     const Eigen::MatrixXd &x = result.inputs;
     const Eigen::MatrixXd &y = result.sourceInputs.size() > 0 ? result.sourceInputs : result.inputs;
-    const bool simplified = result.weights.query.empty();
-    const Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights.query[h]);
-    const Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights.key[h]);
-    // The same operation as forwardDouble, so the numbers are the same; no
-    // values, as only the scores or the weights are wanted.
+    if (result.projected && !result.weights) // a model's layer: its numbers are the model's floats
+        return scores ? result.heads[h].scores.toDouble() : result.heads[h].weights.toDouble();
+    const bool simplified = !result.projected;
+    const Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights->query[h]);
+    const Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights->key[h]);
+    // The same operations as sessionPass<double>, so the numbers are the
+    // same; no values, as only the scores or the weights are wanted.
     AttentionSettings settings;
     settings.causal = result.causal;
     settings.scale = result.scoreScale;

@@ -1,6 +1,7 @@
 #pragma once
-// The forward pass behind computeAttention, in double or in float (internal to
-// core): the session-specific work around attn::attention (model/attentionop.h).
+// The forward pass behind computeAttention (internal to core): the session's
+// work around attn::attention (model/attentionop.h), the one attention op of
+// the program, which model layers and training use too.
 
 #include "attention.h"
 
@@ -10,7 +11,7 @@ struct PassInputs
 {
     const Eigen::MatrixXd &queriesFrom; // n x d_model, after positional encoding
     const Eigen::MatrixXd &keysFrom;    // m x d_model: the same matrix unless cross-attention
-    const ProjectionWeights &weights;   // complete
+    const CompletedWeights &weights;
     const AttentionConfig &config;
     int headDim = 0;
     double scale = 1.0;
@@ -20,10 +21,14 @@ struct PassInputs
 // Row-wise softmax of scores * scale (see scaledSoftmaxRows).
 Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal);
 
-// Fill result.heads and result.output; both throw Cancelled when `in.cancel`
-// is raised. forwardSingle returns false, having filled nothing useful, when
-// float could overflow: then use double.
-void forwardDouble(const PassInputs &in, AttentionResult &result);
-bool forwardSingle(const PassInputs &in, AttentionResult &result);
+// Fills result.heads, result.meanWeights and result.output, computing in S
+// (double or float); throws Cancelled when `in.cancel` is raised.
+//
+// In double every head keeps its scores and weights. In float each head keeps
+// its scores and each row's softmax statistics, from which a weight is derived
+// when shown; and the pass returns false, having filled nothing useful, when a
+// score could overflow float: then use double.
+template<typename S>
+bool sessionPass(const PassInputs &in, AttentionResult &result);
 
 } // namespace attn::detail

@@ -375,7 +375,7 @@ std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, co
         return {};
     head = std::clamp(head, 0, int(result.heads.size()) - 1);
     query = std::clamp(query, 0, int(result.inputs.rows()) - 1);
-    const bool simplified = result.weights.query.empty();
+    const bool simplified = !result.projected;
     const bool cross = result.sourceInputs.size() > 0;
     Context c{result, result.heads[std::size_t(head)], queryTokens, keyTokens, query, head, limits, {}, {}, 0, false};
     c.names = simplified ? Names{QStringLiteral("x"), cross ? QStringLiteral("y") : QStringLiteral("x"),
@@ -383,7 +383,7 @@ std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, co
                          : Names{QStringLiteral("q"), QStringLiteral("k"), QStringLiteral("v")};
     c.keys = pickKeys(c, &c.hiddenKeys);
     c.scaled = result.scoreScale != 1.0;
-    const bool projected = result.weights.output.size() > 0;
+    const bool projected = result.outputProjected;
 
     std::vector<WalkthroughStep> steps;
     if (result.positionalEncoding) {

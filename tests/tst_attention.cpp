@@ -180,7 +180,7 @@ void TestAttention::scaledDotProduct()
     COMPARE_MATRIX(r.output, context);
     QCOMPARE(r.headDim(), 2);
     QCOMPARE(r.scoreScale, 1.0 / std::sqrt(2.0));
-    QVERIFY(r.weights == caseCWeights()); // the given matrices were used as they are
+    QVERIFY(attn::ProjectionWeights(*r.weights) == caseCWeights()); // the given matrices were used as they are
 }
 
 void TestAttention::causalMask()
@@ -369,10 +369,22 @@ void TestAttention::generatedWeightsDiffer()
     AttentionConfig c = sdpConfig(2);
     c.headDim = 4;
     c.seed = 5;
-    const attn::ProjectionWeights w = attn::completeWeights(c, 4, {});
+    const attn::SharedWeights shared = attn::completeWeights(c, 4, {});
+    const attn::ProjectionWeights &w = *shared;
     QVERIFY(w.query.at(0) == q0);
     QVERIFY(w.key.at(1) == attn::generatedWeights(5, attn::WeightKind::Key, 1, 4, 4));
     QCOMPARE(w.output.size(), Eigen::Index(0)); // projection off
+    // The float copies hold the heads side by side.
+    QCOMPARE(shared->querySingle.cols(), Eigen::Index(8));
+    QVERIFY(shared->querySingle.middleCols(4, 4) == w.query.at(1).cast<float>());
+    QVERIFY(shared->valueSingle.leftCols(4) == w.value.at(0).cast<float>());
+    // Made once and shared, never copied: the next pass (a slider step) and
+    // its result point at the same set.
+    QCOMPARE(attn::completeWeights(c, 4, {}).get(), shared.get());
+    const attn::AttentionResult r = attn::computeAttention(MatrixXd::Constant(3, 4, 0.5), c);
+    QCOMPARE(r.weights.get(), shared.get());
+    QVERIFY(r.projected);
+    QVERIFY(!r.outputProjected);
 }
 
 void TestAttention::overflowThrows_data()

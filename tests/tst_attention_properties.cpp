@@ -118,8 +118,8 @@ void TestAttentionProperties::invariants()
         QCOMPARE(head.context.cols(), Eigen::Index(dk));
         // Q, K, V come from the inputs and the weights actually used.
         const MatrixXd &keysFrom = sourceTokens ? r.sourceInputs : r.inputs;
-        const MatrixXd q = simplified ? r.inputs : MatrixXd(r.inputs * r.weights.query[std::size_t(h)]);
-        const MatrixXd k = simplified ? keysFrom : MatrixXd(keysFrom * r.weights.key[std::size_t(h)]);
+        const MatrixXd q = simplified ? r.inputs : MatrixXd(r.inputs * r.weights->query[std::size_t(h)]);
+        const MatrixXd k = simplified ? keysFrom : MatrixXd(keysFrom * r.weights->key[std::size_t(h)]);
         QVERIFY(maxAbsDiff(head.queries, q) <= 1e-12);
         QVERIFY(maxAbsDiff(head.keys, k) <= 1e-12);
         // Scores are the raw Q K^T.
@@ -148,7 +148,7 @@ void TestAttentionProperties::invariants()
         QVERIFY(maxAbsDiff(head.context, MatrixXd(head.weights.toDouble() * head.values)) <= 1e-12);
         concat.middleCols(h * dk, dk) = head.context;
     }
-    const MatrixXd expectedOutput = projection ? MatrixXd(concat * r.weights.output) : concat;
+    const MatrixXd expectedOutput = projection ? MatrixXd(concat * r.weights->output) : concat;
     QVERIFY(maxAbsDiff(r.output, expectedOutput) <= 1e-12);
 }
 

@@ -22,7 +22,6 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     const LayerTrace &t = trace->layers[std::size_t(layer)];
     const BlockParameters &block = model.blocks[std::size_t(layer)];
     const int heads = int(t.weights.size());
-    const int headDim = t.headDim();
 
     AttentionResult result;
     result.inputs = trace->hidden[std::size_t(layer)].cast<double>();
@@ -45,11 +44,11 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
             scores->noalias() = t.query(h) * t.key(h).transpose();
             head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(scores)));
         }
-        result.weights.query.push_back(block.query.weight.middleCols(h * headDim, headDim).cast<double>());
-        result.weights.key.push_back(block.key.weight.middleCols(h * headDim, headDim).cast<double>());
-        result.weights.value.push_back(block.value.weight.middleCols(h * headDim, headDim).cast<double>());
     }
-    result.weights.output = block.attentionOutput.weight.cast<double>();
+    // The weights stay in the model: a copy in double would be 19 MB per
+    // GPT-2 layer, written at every keystroke for the views to read none of it.
+    result.projected = true;
+    result.outputProjected = true;
     const RowMatrix<float> output = t.context * block.attentionOutput.weight;
     result.output = output.cast<double>();
     if (heads > 1) {

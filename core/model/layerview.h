@@ -21,8 +21,8 @@ namespace attn {
 // - heads[h]: q, k, v with their biases, raw scores q.k, weights (masked
 //   entries exactly 0), context = weights * v.
 // - output: the concatenated contexts times the output projection, before its
-//   bias and before the residual; weights: the layer's W_q, W_k, W_v (one
-//   d_model x head_dim slice per head) and W_o, without biases.
+//   bias and before the residual. projected and outputProjected are set;
+//   weights stays null (the matrices are the model's, read there).
 // - scoreScale: 1/sqrt(head_dim) (and 1/(layer+1) when the config asks);
 //   causal as the model (GPT-2 yes, BERT no). singlePrecision stays false:
 //   the numbers are the model's floats, not an approximation of a double run

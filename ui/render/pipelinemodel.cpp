@@ -31,7 +31,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     model.queryToken = i < snapshot.rowTokens.size() ? snapshot.rowTokens[i] : QStringLiteral("#%1").arg(i);
 
     // Short enough for the column: no wider than "scores ω = q·k".
-    const bool simplified = result->weights.query.empty();
+    const bool simplified = !result->projected;
     if (result->positionalEncoding)
         model.queryTitle = simplified ? tr("q = x + PE") : tr("q = (x+PE)·W_q");
     else
