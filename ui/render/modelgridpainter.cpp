@@ -6,6 +6,14 @@
 
 namespace {
 constexpr double kGap = 3;
+
+// A weight as a grey level of 0 ... kGridLevelTop, the nearest (halves up,
+// as std::lround: the product and the half are exact in double, and
+// truncation floors a positive number), without lround's call per pixel.
+uchar level(float weight)
+{
+    return uchar(double(std::clamp(weight, 0.0f, 1.0f)) * kGridLevelTop + 0.5);
+}
 } // namespace
 
 double ModelGridLayout::tileSide() const
@@ -57,6 +65,18 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
             const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
             QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
             image.fill(0);
+            if (rows == n && cols == m) {
+                // One pixel per weight (the texts a user types): no block to
+                // reduce, and 144 heads of 64 x 64 at every keystroke.
+                for (int r = 0; r < rows; ++r) {
+                    uchar *line = image.scanLine(r);
+                    const float *weights = w.row(r).data();
+                    for (int c = 0; c < cols; ++c)
+                        line[c] = causal && c > r ? uchar(kGridMasked) : level(weights[c]);
+                }
+                tiles.push_back(image);
+                continue;
+            }
             for (int r = 0; r < rows; ++r) {
                 uchar *line = image.scanLine(r);
                 const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
@@ -66,8 +86,7 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                         line[c] = uchar(kGridMasked);
                         continue;
                     }
-                    const float v = std::clamp(w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff(), 0.0f, 1.0f);
-                    line[c] = uchar(std::lround(double(v) * kGridLevelTop));
+                    line[c] = level(w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff());
                 }
             }
             tiles.push_back(image);
