@@ -112,7 +112,7 @@ bool resultIsFinite(const AttentionResult &result)
     for (const HeadResult &head : result.heads)
         if (!head.weights.allFinite() || (!result.singlePrecision && !head.scores.allFinite()))
             return false;
-    return result.output.allFinite();
+    return allFiniteFast(result.output);
 }
 
 void checkShape(const Eigen::MatrixXd &m, int rows, int cols, const std::string &what)
@@ -294,7 +294,7 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     if (!result.singlePrecision)
         detail::sessionPass<double>(pass, result);
 
-    if (!result.output.allFinite() || !result.inputs.allFinite())
+    if (!allFiniteFast(result.output) || !allFiniteFast(result.inputs))
         throw InputError("the numbers are too large: the result overflows to infinity "
                          "(keep embeddings and weights within about ±1e150)");
     if (!resultIsFinite(result))

@@ -17,6 +17,15 @@ namespace attn {
 using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// x - x is 0 for every finite x and NaN for infinity or NaN, so the sum is 0
+// exactly when all are finite: one vectorized pass, unlike Eigen's allFinite(),
+// which took 15 % of a 1024-token forward pass.
+template<typename Derived>
+bool allFiniteFast(const Eigen::DenseBase<Derived> &m)
+{
+    return (m.derived().array() - m.derived().array()).sum() == 0;
+}
+
 class AttentionMatrix
 {
 public:

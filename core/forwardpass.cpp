@@ -14,6 +14,18 @@ namespace {
 template<typename S>
 using ColumnMatrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
 
+// Columns first ... first+count-1 of a matrix stored by columns (one
+// contiguous run) in another scalar: std::copy converts element by element
+// in a loop the compiler vectorises, where Eigen's cast went through the stack.
+template<typename To, typename From>
+ColumnMatrix<To> columnsAs(const ColumnMatrix<From> &m, Eigen::Index first, Eigen::Index count)
+{
+    ColumnMatrix<To> out(m.rows(), count);
+    const From *begin = m.data() + first * m.rows();
+    std::copy(begin, begin + out.size(), out.data());
+    return out;
+}
+
 // `m` in S: itself in double; in float a rounded copy, held by `storage`.
 template<typename S>
 const ColumnMatrix<S> &inScalar(const Eigen::MatrixXd &m, ColumnMatrix<S> &storage)
@@ -21,7 +33,7 @@ const ColumnMatrix<S> &inScalar(const Eigen::MatrixXd &m, ColumnMatrix<S> &stora
     if constexpr (std::is_same_v<S, double>) {
         return m;
     } else {
-        storage = m.cast<S>();
+        storage = columnsAs<S, double>(m, 0, m.cols());
         return storage;
     }
 }
@@ -52,7 +64,7 @@ const Eigen::MatrixXd &outputWeights(const CompletedWeights &w, double) { return
 const Eigen::MatrixXf &outputWeights(const CompletedWeights &w, float) { return w.outputSingle; }
 
 Eigen::MatrixXd intoDouble(Eigen::MatrixXd &&m) { return std::move(m); }
-Eigen::MatrixXd intoDouble(Eigen::MatrixXf &&m) { return m.cast<double>(); }
+Eigen::MatrixXd intoDouble(Eigen::MatrixXf &&m) { return columnsAs<double, float>(m, 0, m.cols()); }
 
 // Head h's scores and weights into `head`: in double both as computed; in
 // float the scores, with the weights derived from them and the row statistics.
@@ -83,13 +95,14 @@ AttentionMatrix meanOf(RowMatrixF &&sum, int heads)
 
 // The largest squared length of a row, in double: a float row's squares
 // overflow float from about 1e19 (and Eigen's vectorised row norms then give
-// NaN, which maxCoeff() passes over), but never double.
+// NaN, which maxCoeff() passes over), but never double. Summed column by
+// column, each a contiguous run of the matrix.
 double largestSquaredRowNorm(const Eigen::Ref<const Eigen::MatrixXf> &rows)
 {
-    double largest = 0.0;
-    for (Eigen::Index i = 0; i < rows.rows(); ++i)
-        largest = std::max(largest, rows.row(i).cast<double>().squaredNorm());
-    return largest;
+    Eigen::ArrayXd squares = Eigen::ArrayXd::Zero(rows.rows());
+    for (Eigen::Index c = 0; c < rows.cols(); ++c)
+        squares += rows.col(c).cast<double>().array().square();
+    return rows.rows() > 0 ? squares.maxCoeff() : 0.0;
 }
 
 // |q.k| <= |q||k| (Cauchy-Schwarz). Below this bound no score can overflow
@@ -169,11 +182,11 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
             head.keys = in.keysFrom;
             head.values = in.keysFrom;
         } else {
-            head.queries = queries.middleCols(h * dk, dk).template cast<double>();
-            head.keys = keys.middleCols(h * dk, dk).template cast<double>();
-            head.values = values.middleCols(h * dk, dk).template cast<double>();
+            head.queries = columnsAs<double, S>(queries, h * dk, dk);
+            head.keys = columnsAs<double, S>(keys, h * dk, dk);
+            head.values = columnsAs<double, S>(values, h * dk, dk);
         }
-        head.context = out.context.middleCols(h * dk, dk).template cast<double>();
+        head.context = out.context.middleCols(h * dk, dk).template cast<double>(); // stored by rows
         keepHeadMatrices(head, out, std::size_t(h), in.scale, config.causal);
     }
     for (int h = computed; h < config.heads; ++h)
