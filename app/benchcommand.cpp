@@ -83,6 +83,8 @@ int runBench(const BenchArgs &args)
         out["paint_heatmap_1280x800"] = paintBench(args.repeat);
     else if (args.drag)
         out = dragBench(args);
+    else if (args.typing)
+        out = typingBench(args);
     else
         out = forwardBench(args);
     out["peak_rss_mib"] = peakResidentMiB();

@@ -1,5 +1,5 @@
 #pragma once
-// The views' benchmarks: `bench --paint` and `bench --drag`.
+// The views' benchmarks: `bench --paint`, `bench --drag` and `bench --typing`.
 
 #include "cliparse.h"
 
@@ -13,6 +13,13 @@ QJsonObject paintBench(int repeat);
 // repainted, at the sizes given (by default 256 tokens, d_model 256, 8 heads).
 // Needs a QApplication.
 QJsonObject dragBench(const BenchArgs &args);
+
+// One more character typed at the end of a sentence of --tokens words (by
+// default 2000) in the real main window (offscreen), from Document::setSentence
+// until every view has repainted. The window's starting session (simplified
+// attention, d_model 3, one head) unless --d-model, --heads or --head-dim ask
+// for other sizes (then scaled dot-product). Needs a QApplication.
+QJsonObject typingBench(const BenchArgs &args);
 
 // `bench --model DIR --window`: in the real main window (offscreen), File ›
 // Open Model to the first picture, then typing one more word at the end of a

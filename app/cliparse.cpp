@@ -231,9 +231,12 @@ void parseBench(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption paint = flagOption("paint", "Time heatmap painting instead.");
     const QCommandLineOption drag = flagOption(
         "drag", "Time a slider change to repainted views instead (default 256 tokens, d_model 256).");
+    const QCommandLineOption typing = flagOption(
+        "typing", "Time one more character typed into the sentence to repainted views instead (default 2000 "
+                  "tokens, the window's starting session: simplified, d_model 3, 1 head).");
     const QCommandLineOption precision = valueOption("precision", "auto (default), single or double.", "NAME",
                                                      QStringLiteral("auto"));
-    parser.addOptions({tokens, dModel, heads, headDim, causal, repeat, paint, drag, precision});
+    parser.addOptions({tokens, dModel, heads, headDim, causal, repeat, paint, drag, typing, precision});
     if (!parseOrStop(parser, arguments, command))
         return;
     const auto number = [&](const QCommandLineOption &o, int low, int high, int *out) {
@@ -254,6 +257,11 @@ void parseBench(const QStringList &arguments, CommandLine *command)
         // A slider drag is timed at the size unless asked otherwise.
         args.tokens = parser.isSet(tokens) ? args.tokens : 256;
         args.dModel = parser.isSet(dModel) ? args.dModel : 256;
+    } else if (parser.isSet(typing)) {
+        // Typing is timed at the length in the session the window starts with.
+        args.tokens = parser.isSet(tokens) ? args.tokens : 2000;
+        args.dModel = parser.isSet(dModel) ? args.dModel : 3;
+        args.heads = parser.isSet(heads) ? args.heads : 1;
     }
     args.headDim = args.dModel / args.heads;
     if (parser.isSet(headDim) && !number(headDim, 1, attn::kMaxHeadDim, &args.headDim))
@@ -271,6 +279,7 @@ void parseBench(const QStringList &arguments, CommandLine *command)
     args.causal = parser.isSet(causal);
     args.paint = parser.isSet(paint);
     args.drag = parser.isSet(drag);
+    args.typing = parser.isSet(typing);
 }
 
 void parseTrain(const QStringList &arguments, CommandLine *command)

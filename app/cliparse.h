@@ -50,6 +50,7 @@ struct BenchArgs
     int repeat = 10;    // 1 to 1000
     bool paint = false; // time heatmap painting instead of the forward pass
     bool drag = false;  // --drag: time a slider change to repainted views instead
+    bool typing = false; // --typing: time one more character of the sentence to repainted views instead
     BenchPrecision precision = BenchPrecision::Auto; // --precision auto|single|double
 };
 

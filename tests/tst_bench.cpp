@@ -94,6 +94,21 @@ private slots:
         QVERIFY(out["compute_median_ms"].toDouble() > 0);
     }
 
+    // One more character typed into the sentence in the real window, offscreen: the views repaint.
+    void typing()
+    {
+        const QJsonObject out = runBench({"--typing", "--tokens", "30", "--repeat", "3"});
+        QCOMPARE(out["tokens"].toInt(), 30); // the last word grew; the count stays
+        QCOMPARE(out["d_model"].toInt(), 3);  // the window's starting session
+        QCOMPARE(out["mode"].toString(), QStringLiteral("simplified"));
+        QVERIFY(out["widgets_painted_per_change"].toInt() >= 3); // heatmap, pipeline, bars at least
+        QVERIFY(out["typed_to_repainted_min_ms"].toDouble() > 0);
+        QVERIFY(out["typed_to_repainted_min_ms"].toDouble() <= out["typed_to_repainted_median_ms"].toDouble());
+        const QJsonObject sized = runBench({"--typing", "--tokens", "20", "--d-model", "16", "--heads", "2", "--repeat", "2"});
+        QCOMPARE(sized["mode"].toString(), QStringLiteral("scaled-dot-product"));
+        QCOMPARE(sized["heads"].toInt(), 2);
+    }
+
     void modelWindow()
     {
         // The shipped trained model: typing one more token into the real window.

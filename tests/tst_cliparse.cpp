@@ -50,8 +50,9 @@ QString describe(const CommandLine &c)
         const BenchArgs &b = c.bench;
         const char *precision[] = {"auto", "single", "double"};
         return QStringLiteral("bench %1 %2 %3 %4 causal %5 repeat %6 paint %7 drag %8 %9")
-            .arg(b.tokens).arg(b.dModel).arg(b.heads).arg(b.headDim).arg(b.causal).arg(b.repeat).arg(b.paint)
-            .arg(b.drag).arg(QLatin1String(precision[int(b.precision)]));
+                   .arg(b.tokens).arg(b.dModel).arg(b.heads).arg(b.headDim).arg(b.causal).arg(b.repeat).arg(b.paint)
+                   .arg(b.drag).arg(QLatin1String(precision[int(b.precision)]))
+            + QStringLiteral(" typing %1").arg(b.typing);
     }
     case CommandLine::Kind::Tokenize:
         return QStringLiteral("tokenize %1 text [%2]").arg(c.tokenize.model, c.tokenize.text);
@@ -149,23 +150,28 @@ void TestCliParse::commands_data()
     QTest::newRow("export, transparent, unknown suffix") << QStringList{"export", "s.json", "-o", "o.gif", "--transparent"}
         << "export s.json -o o.gif view - colormap - head - query - size - scale - dark 0 transparent 1 each-head 0";
 
-    QTest::newRow("bench, defaults") << QStringList{"bench"} << "bench 1024 512 8 64 causal 0 repeat 10 paint 0 drag 0 auto";
+    QTest::newRow("bench, defaults") << QStringList{"bench"} << "bench 1024 512 8 64 causal 0 repeat 10 paint 0 drag 0 auto typing 0";
     QTest::newRow("bench, every option")
         << QStringList{"bench", "--tokens", "256", "--d-model", "256", "--heads", "4", "--head-dim", "16", "--causal",
                        "--repeat", "3", "--paint", "--drag", "--precision", "double"}
-        << "bench 256 256 4 16 causal 1 repeat 3 paint 1 drag 1 double";
+        << "bench 256 256 4 16 causal 1 repeat 3 paint 1 drag 1 double typing 0";
     QTest::newRow("bench --drag, its own default size") << QStringList{"bench", "--drag"}
-                                                        << "bench 256 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto";
+                                                        << "bench 256 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto typing 0";
     QTest::newRow("bench --drag, a given size") << QStringList{"bench", "--drag", "--tokens", "4096"}
-                                                << "bench 4096 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto";
+                                                << "bench 4096 256 8 32 causal 0 repeat 10 paint 0 drag 1 auto typing 0";
+    QTest::newRow("bench --typing, its own default size: the window's starting session")
+        << QStringList{"bench", "--typing"} << "bench 2000 3 1 3 causal 0 repeat 10 paint 0 drag 0 auto typing 1";
+    QTest::newRow("bench --typing, a given size")
+        << QStringList{"bench", "--typing", "--d-model", "64", "--heads", "12", "--head-dim", "5"}
+        << "bench 2000 64 12 5 causal 0 repeat 10 paint 0 drag 0 auto typing 1";
     QTest::newRow("bench, head_dim rounds down") << QStringList{"bench", "--d-model", "100", "--heads", "3"}
-                                                 << "bench 1024 100 3 33 causal 0 repeat 10 paint 0 drag 0 auto";
+                                                 << "bench 1024 100 3 33 causal 0 repeat 10 paint 0 drag 0 auto typing 0";
     QTest::newRow("bench, --head-dim rescues a small d_model")
         << QStringList{"bench", "--d-model", "4", "--heads", "8", "--head-dim", "2", "--precision=single"}
-        << "bench 1024 4 8 2 causal 0 repeat 10 paint 0 drag 0 single";
+        << "bench 1024 4 8 2 causal 0 repeat 10 paint 0 drag 0 single typing 0";
     QTest::newRow("bench, the limits") << QStringList{"bench", "--tokens", "4096", "--d-model", "1024", "--heads",
                                                       "64", "--repeat", "1000"}
-                                       << "bench 4096 1024 64 16 causal 0 repeat 1000 paint 0 drag 0 auto";
+                                       << "bench 4096 1024 64 16 causal 0 repeat 1000 paint 0 drag 0 auto typing 0";
 
     // Trained models (contract section 6).
     QTest::newRow("tokenize") << QStringList{"tokenize", "--model", "m", "--text", "Hello world"}
@@ -397,7 +403,7 @@ void TestCliParse::subcommandHelp_data()
     QTest::newRow("compute") << QStringList{"compute", "--help"} << QStringList{"SESSION", "-o, --output <OUT>"};
     QTest::newRow("export") << QStringList{"export", "-h"} << QStringList{"--view <VIEW>", "--colormap <NAME>", "--dark", "--transparent", "--each-head"};
     QTest::newRow("bench") << QStringList{"bench", "--help"}
-                           << QStringList{"--tokens <N>", "--paint", "--drag", "256 tokens", "--precision <NAME>"};
+                           << QStringList{"--tokens <N>", "--paint", "--drag", "256 tokens", "--typing", "2000", "--precision <NAME>"};
     QTest::newRow("tokenize") << QStringList{"tokenize", "--help"} << QStringList{"--model <DIR>", "--text <TEXT>"};
     QTest::newRow("compute --model") << QStringList{"compute", "--model=m", "--help"}
                                      << QStringList{"--ablate <L:H>", "--rollout", "--top <K>", "-o, --output <OUT>"};

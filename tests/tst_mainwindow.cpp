@@ -12,6 +12,7 @@
 #include "tokenchips.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QMimeData>
@@ -194,6 +195,38 @@ private slots:
         QCOMPARE(f.doc.session().embeddings(1, 0), 0.55);
         QCOMPARE(f.window.chips()->chipRect(3).isValid(), true);
         QCOMPARE(f.window.heatmap()->painter().rows(), 4);
+    }
+
+    // The token list and the chips are updated in place as the sentence
+    // changes (only what changed is measured or written again): after growing,
+    // a repeated word, a shrink and a font change they still show every token.
+    void tokenListAndChipsFollowEverySentence()
+    {
+        Fixture f;
+        const auto *box = f.window.editor()->findChild<QComboBox *>();
+        QVERIFY(box && box->accessibleName() == QStringLiteral("Token to edit"));
+        const auto check = [&](const QStringList &expected) {
+            QCOMPARE(box->count(), expected.size());
+            const QFontMetrics fm = f.window.chips()->fontMetrics();
+            for (int i = 0; i < expected.size(); ++i) {
+                QCOMPARE(box->itemText(i), expected[i]);
+                // A chip is its label (what the list names after the position) and 8 pixels each side.
+                const QString label = expected[i].section(QStringLiteral(" · "), 1);
+                QCOMPARE(f.window.chips()->chipRect(i).width(), fm.horizontalAdvance(label) + 16);
+            }
+        };
+        f.doc.setSentence(QStringLiteral("the cat sat"));
+        check({"0 · the", "1 · cat", "2 · sat"});
+        f.doc.setSentence(QStringLiteral("the cat sat on the mat"));
+        check({"0 · the₀", "1 · cat", "2 · sat", "3 · on", "4 · the₄", "5 · mat"});
+        f.doc.setSentence(QStringLiteral("the cat sat on the mats"));
+        check({"0 · the₀", "1 · cat", "2 · sat", "3 · on", "4 · the₄", "5 · mats"});
+        f.doc.setSentence(QStringLiteral("a cat"));
+        check({"0 · a", "1 · cat"});
+        QFont bigger = f.window.chips()->font();
+        bigger.setPointSizeF(bigger.pointSizeF() * 2);
+        f.window.chips()->setFont(bigger);
+        check({"0 · a", "1 · cat"});
     }
 
     // Found by tst_modelmonkey: Redo took only the platform's first key (Ctrl+Y),

@@ -87,10 +87,21 @@ void EmbeddingEditor::setEmbeddings(const QStringList &tokens, const Eigen::Matr
 {
     m_updating = true;
     if (tokens != m_tokens) {
+        // Typing changes a token or two of thousands: only their entries are
+        // written again, not the whole list on every keystroke.
         const QSignalBlocker block(m_tokenBox);
-        m_tokenBox->clear();
-        for (int i = 0; i < tokens.size(); ++i)
-            m_tokenBox->addItem(QStringLiteral("%1 · %2").arg(i).arg(attn::tokenLabel(tokens, i))); // positions from 0
+        const QStringList labels = attn::tokenLabels(tokens);
+        if (labels.size() < m_tokenBox->count() / 2)
+            m_tokenBox->clear();
+        while (m_tokenBox->count() > labels.size())
+            m_tokenBox->removeItem(m_tokenBox->count() - 1);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QString text = QStringLiteral("%1 · %2").arg(i).arg(labels[i]); // positions from 0
+            if (i >= m_tokenBox->count())
+                m_tokenBox->addItem(text);
+            else if (m_tokenBox->itemText(i) != text)
+                m_tokenBox->setItemText(i, text);
+        }
     }
     m_tokens = tokens;
     m_embeddings = embeddings;

@@ -29,7 +29,7 @@ void TokenChips::setTokens(const QStringList &tokens)
         return; // a slider drag: the same words, nothing to lay out again
     m_tokens = tokens;
     m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
-    measureChips();
+    measureChips(/*fontChanged*/ false);
     relayout();
     updateAccessibleText();
 }
@@ -67,16 +67,31 @@ void TokenChips::setHighlighted(const QList<int> &indices)
 
 QString TokenChips::chipLabel(int index) const { return m_labels.value(index); }
 
-void TokenChips::measureChips()
+void TokenChips::measureChips(bool fontChanged)
 {
+    // A long text repeats its words and an edit keeps most of them: each
+    // distinct word is shaped once, not every chip on every keystroke.
+    if (fontChanged)
+        m_measured.clear();
     const QFontMetrics fm = fontMetrics();
     m_labels.clear();
     m_chipWidths.clear();
     m_chipWidths.reserve(std::size_t(m_tokens.size()));
+    QHash<QString, MeasuredChip> measured;
     for (const QString &token : m_tokens) {
-        m_labels << fm.elidedText(token, Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
-        m_chipWidths.push_back(std::min(kMaxChipWidth, fm.horizontalAdvance(m_labels.back()) + 2 * kPadX));
+        auto it = measured.constFind(token);
+        if (it == measured.constEnd()) {
+            MeasuredChip chip = m_measured.value(token);
+            if (chip.width < 0) {
+                chip.label = fm.elidedText(token, Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
+                chip.width = std::min(kMaxChipWidth, fm.horizontalAdvance(chip.label) + 2 * kPadX);
+            }
+            it = measured.insert(token, chip);
+        }
+        m_labels << it->label;
+        m_chipWidths.push_back(it->width);
     }
+    m_measured = std::move(measured); // only this text's words: the cache never outgrows it
     m_rectsWidth = -1;
 }
 
@@ -200,7 +215,7 @@ void TokenChips::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
-        measureChips();
+        measureChips(/*fontChanged*/ true);
         relayout();
     }
 }

@@ -2,6 +2,7 @@
 // The sentence's tokens as clickable chips that wrap over lines; the query's
 // chip is filled. Painted in one widget so thousands of tokens stay cheap.
 
+#include <QHash>
 #include <QStringList>
 #include <QWidget>
 #include <vector>
@@ -49,7 +50,9 @@ protected:
 
 private:
     std::vector<QRect> layoutChips(int width) const;
-    void measureChips(); // the labels and widths layoutChips() places, once per text and font
+    // The labels and widths layoutChips() places, once per text and font;
+    // words the last text had keep their measurement unless the font changed.
+    void measureChips(bool fontChanged);
     void relayout();
     void updateAccessibleText();
     QString chipLabel(int index) const;
@@ -61,5 +64,11 @@ private:
     int m_rectsWidth = -1;         // the width m_rects were laid out for
     QStringList m_labels;          // each chip's text, elided to the widest chip
     std::vector<int> m_chipWidths; // each chip's width (shaping 512 labels takes milliseconds: done once)
+    struct MeasuredChip
+    {
+        QString label;
+        int width = -1;
+    };
+    QHash<QString, MeasuredChip> m_measured; // the last text's distinct words, measured
     QList<int> m_highlighted;
 };

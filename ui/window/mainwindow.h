@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <memory>
 
 class BarChartView;
 class Document;
@@ -29,6 +30,8 @@ class QTimer;
 class StartHint;
 class TokenChips;
 class WalkthroughPanel;
+
+struct AttentionSnapshot;
 
 class MainWindow : public QMainWindow
 {
@@ -129,4 +132,7 @@ private:
     ExportActions *m_exportActions = nullptr;
     ModelActions *m_modelActions = nullptr;
     QElapsedTimer m_errorShown; // since the last model error was shown; invalid when none is
+    // The snapshot the views show: when they move on to the next one, this is
+    // usually the last reference to the old one, dropped on a worker.
+    std::shared_ptr<const AttentionSnapshot> m_shownSnapshot;
 };
