@@ -129,7 +129,11 @@ bool writePicture(QIODevice *device, ExportFormat format, QString title, const S
     switch (format) {
     case ExportFormat::Png: {
         const QImage image = renderImage(snapshot, options);
-        return !image.isNull() && image.save(device, "PNG");
+        // zlib's fastest level: a heatmap's cells barely compress, and level 6
+        // (the default) took two thirds of a whole `export` run for files 3 %
+        // smaller. Qt maps quality q to level (100 - q) * 9 / 91.
+        constexpr int kFastestPngQuality = 89;
+        return !image.isNull() && image.save(device, "PNG", kFastestPngQuality);
     }
     case ExportFormat::Svg:
         return writeSvg(device, snapshot, options, description);
@@ -243,7 +247,9 @@ QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)
 {
     const QSize size = exportSize(snapshot, options);
     const double scale = options.scale > 0 ? options.scale : 1.0;
-    QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    // Opaque pictures without an alpha channel: a quarter less to encode and write.
+    QImage image((QSizeF(size) * scale).toSize(),
+                 options.transparent ? QImage::Format_ARGB32_Premultiplied : QImage::Format_RGB32);
     if (image.isNull())
         return image;
     // Recorded in the PNG: at 2x it prints at the size of 1x, only sharper.

@@ -69,8 +69,8 @@ void HeadsExportPainter::setSnapshot(SnapshotPtr snapshot)
     m_snapshot = std::move(snapshot);
     m_averageOf = -1;
     m_rangeMax = -1;
-    m_rowLabels = m_snapshot ? attn::tokenLabels(m_snapshot->rowTokens) : QStringList();
-    m_columnLabels = m_snapshot ? attn::tokenLabels(m_snapshot->columnTokens) : QStringList();
+    m_rowLabels = m_snapshot ? m_snapshot->rowTokens : QStringList(); // labelled already
+    m_columnLabels = m_snapshot ? m_snapshot->columnTokens : QStringList();
 }
 
 int HeadsExportPainter::tileCount() const

@@ -23,11 +23,9 @@ void HeatmapPainter::setSnapshot(SnapshotPtr snapshot)
     if (snapshot == m_snapshot)
         return;
     m_snapshot = std::move(snapshot);
-    m_rowLabels = m_snapshot ? attn::tokenLabels(m_snapshot->rowTokens) : QStringList();
-    // Self-attention names both axes alike: label them once.
-    m_columnLabels = !m_snapshot                                           ? QStringList()
-        : m_snapshot->columnTokens == m_snapshot->rowTokens ? m_rowLabels
-                                                            : attn::tokenLabels(m_snapshot->columnTokens);
+    // The snapshot's tokens are labelled already (attn::tokenLabels); shared, not copied.
+    m_rowLabels = m_snapshot ? m_snapshot->rowTokens : QStringList();
+    m_columnLabels = m_snapshot ? m_snapshot->columnTokens : QStringList();
     updateValues();
 }
 
