@@ -234,6 +234,13 @@ double forwardFlops(double n, double m, int dModel, const AttentionConfig &confi
     return flops;
 }
 
+double forwardWork(double n, double m, int dModel, const AttentionConfig &config)
+{
+    // Simplified heads are computed once.
+    const double heads = config.mode == Mode::Simplified ? 1 : config.heads;
+    return forwardFlops(n, m, dModel, config) + kSoftmaxFlopsPerEntry * heads * n * m;
+}
+
 Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, double scale, bool causal)
 {
     return detail::softmaxRowsOf(scores, scale, causal);
@@ -283,7 +290,7 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     const detail::PassInputs pass{result.inputs, keysFrom, *result.weights, config, headDim, result.scoreScale, cancel};
     const double m = source ? double(source->rows()) : double(n);
     result.singlePrecision = precision == Precision::Single
-        || (precision == Precision::Auto && forwardFlops(n, m, dModel, config) > kFullPrecisionFlops);
+        || (precision == Precision::Auto && forwardWork(n, m, dModel, config) > kFullPrecisionFlops);
     if (result.singlePrecision) {
         // float overflows near 3e38, double near 1e308: let double decide.
         if (!detail::sessionPass<float>(pass, result) || !resultIsFinite(result)) {

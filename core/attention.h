@@ -77,8 +77,8 @@ struct HeadResult
 // numbers the views show (4 decimals, weights below 1) stay the same.
 enum class Precision { Auto, Double, Single };
 
-// Auto switches to single precision above this many floating-point operations
-// (about 100 tokens at d_model 256 and 8 heads; every built-in example is far below).
+// Auto switches to single precision above this much work (forwardWork: about
+// 100 tokens at d_model 256 and 8 heads; every built-in example is far below).
 constexpr double kFullPrecisionFlops = 5e7;
 
 struct AttentionResult
@@ -110,6 +110,15 @@ constexpr int kMaxHeadDim = 1024;
 // Floating-point operations of the matrix products of one forward pass with n
 // queries and m keys (the softmax's exponentials are not counted).
 double forwardFlops(double n, double m, int dModel, const AttentionConfig &config);
+
+// The work of one pass in floating-point operations, the softmax included:
+// forwardFlops plus kSoftmaxFlopsPerEntry for each of the heads' n x m
+// entries (an exponential, the row's maximum and sum, the finiteness check).
+// What decides the precision and whether a request waits for a worker: at
+// 2000 tokens and d_model 3 the products are only 4.8e7 operations, the
+// exponentials more work than they.
+constexpr double kSoftmaxFlopsPerEntry = 10;
+double forwardWork(double n, double m, int dModel, const AttentionConfig &config);
 
 // The options as computed: in cross-attention (a source is set) the causal
 // mask does not apply, whatever the session says.

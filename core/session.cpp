@@ -44,7 +44,7 @@ double sessionFlops(const Session &session)
 {
     const double n = session.tokenCount();
     const double m = session.source ? double(session.source->tokens.size()) : n;
-    return forwardFlops(n, m, session.dModel(), session.attention);
+    return forwardWork(n, m, session.dModel(), session.attention);
 }
 
 } // namespace attn

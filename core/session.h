@@ -76,7 +76,8 @@ Session exampleSession();
 AttentionResult computeSession(const Session &session, Precision precision = Precision::Auto,
                                const CancelFlag *cancel = nullptr);
 
-// Floating-point operations of one forward pass over the session.
+// The work of one forward pass over the session, in floating-point
+// operations (forwardWork: the softmax included).
 double sessionFlops(const Session &session);
 
 } // namespace attn

@@ -192,7 +192,15 @@ private slots:
     void flopEstimate()
     {
         attn::Session s = attn::exampleSession(); // n = 6, d = 3, 1 head of 2, no projection
-        QCOMPARE(Document::estimatedFlops(s), 2.0 * 2 * 6 * 6 * 2 + 2.0 * (6 + 12) * 3 * 2);
+        // Scores and context, Q K V, and the softmax's 6 x 6 entries of the one head.
+        QCOMPARE(Document::estimatedFlops(s),
+                 2.0 * 2 * 6 * 6 * 2 + 2.0 * (6 + 12) * 3 * 2 + attn::kSoftmaxFlopsPerEntry * 6 * 6);
+        // A long sentence at d_model 3 (simplified, one head computed) is mostly softmax: a worker's, in float.
+        s.attention = attn::withMode(s.attention, attn::Mode::Simplified, 3);
+        const double n = 2000;
+        QCOMPARE(attn::forwardWork(n, n, 3, s.attention), 4 * n * n * 3 + attn::kSoftmaxFlopsPerEntry * n * n);
+        QVERIFY(attn::forwardFlops(n, n, 3, s.attention) < Document::kSyncFlops);
+        QVERIFY(attn::forwardWork(n, n, 3, s.attention) > Document::kSyncFlops);
     }
 
     void optionsChangeAndFailuresAreReported()
