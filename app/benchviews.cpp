@@ -8,10 +8,12 @@
 #include "mainwindow.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QImage>
 #include <QPainter>
 #include <QPalette>
+#include <functional>
 #include <limits>
 
 namespace {
@@ -130,7 +132,13 @@ QJsonObject paintBench(int repeat)
     return out;
 }
 
-QJsonObject dragBench(const BenchArgs &args)
+namespace {
+
+// Times args.repeat edits in the real main window (offscreen), each from
+// `edit(doc, r)` to every view repainted, on the session `prepare` makes of
+// the window's starting one; `what` names the figure ("change", "typed").
+QJsonObject timeWindowEdits(const BenchArgs &args, const std::function<attn::Session(const attn::Session &)> &prepare,
+                            const std::function<void(Document &, int)> &edit, const QString &what)
 {
     Document doc;
     int results = 0;
@@ -143,58 +151,7 @@ QJsonObject dragBench(const BenchArgs &args)
     MainWindow window(&doc);
     window.resize(1600, 1000);
     window.show();
-    doc.resetSession(dragSession(doc.session(), args));
-    settle(doc, -1, results);
-
-    PaintCounter counter;
-    for (QWidget *w : window.findChildren<QWidget *>())
-        w->installEventFilter(&counter);
-
-    std::vector<double> total, compute, ready, views;
-    int fewestPaints = std::numeric_limits<int>::max();
-    const int token = doc.session().query, dim = std::min(3, args.dModel - 1);
-    const double start = doc.session().embeddings(token, dim);
-    for (int r = 0; r < args.repeat; ++r) {
-        // One step of a drag: the edit the embedding sliders make, merged into one undo step.
-        const int before = results;
-        counter.paints = 0;
-        timer.start();
-        doc.setEmbeddingValue(token, dim, start + ((r % 2) ? 0.01 : -0.01), /*dragId*/ 1);
-        settle(doc, before, results);
-        total.push_back(timer.nsecsElapsed() / 1e6);
-        compute.push_back(doc.lastComputeMilliseconds());
-        ready.push_back(readyMs);
-        views.push_back(total.back() - readyMs); // the GUI thread's own part: the views take the result and repaint
-        fewestPaints = std::min(fewestPaints, counter.paints);
-    }
-    const Timing t = summarize(total);
-    QJsonObject out = sizesJson(args);
-    out["single_precision"] = doc.snapshot()->result && doc.snapshot()->result->singlePrecision;
-    out["change_to_repainted_median_ms"] = t.medianMs;
-    out["change_to_repainted_min_ms"] = t.minMs;
-    out["compute_median_ms"] = summarize(compute).medianMs;
-    out["result_on_gui_thread_median_ms"] = summarize(ready).medianMs;
-    out["result_to_repainted_median_ms"] = summarize(views).medianMs;
-    out["result_to_repainted_min_ms"] = summarize(views).minMs;
-    out["widgets_painted_per_change"] = fewestPaints;
-    return out;
-}
-
-QJsonObject typingBench(const BenchArgs &args)
-{
-    Document doc;
-    int results = 0;
-    QElapsedTimer timer;
-    double readyMs = 0; // when the newest result reached the GUI thread
-    QObject::connect(&doc, &Document::resultChanged, [&] {
-        ++results;
-        readyMs = timer.isValid() ? timer.nsecsElapsed() / 1e6 : 0.0;
-    });
-    MainWindow window(&doc);
-    window.resize(1600, 1000);
-    window.show();
-    QString sentence;
-    doc.resetSession(typingSession(args, &sentence));
+    doc.resetSession(prepare(doc.session()));
     settle(doc, -1, results);
 
     PaintCounter counter;
@@ -204,12 +161,10 @@ QJsonObject typingBench(const BenchArgs &args)
     std::vector<double> total, compute, ready, views;
     int fewestPaints = std::numeric_limits<int>::max();
     for (int r = 0; r < args.repeat; ++r) {
-        // One more character at the end of the last word: the last token changes, the count stays.
-        sentence += QChar(u'a' + r % 26);
         const int before = results;
         counter.paints = 0;
         timer.start();
-        doc.setSentence(sentence);
+        edit(doc, r);
         settle(doc, before, results);
         total.push_back(timer.nsecsElapsed() / 1e6);
         compute.push_back(doc.lastComputeMilliseconds());
@@ -223,12 +178,45 @@ QJsonObject typingBench(const BenchArgs &args)
     out["tokens"] = s.tokenCount();
     out["mode"] = s.attention.mode == attn::Mode::Simplified ? "simplified" : "scaled-dot-product";
     out["single_precision"] = doc.snapshot()->result && doc.snapshot()->result->singlePrecision;
-    out["typed_to_repainted_median_ms"] = t.medianMs;
-    out["typed_to_repainted_min_ms"] = t.minMs;
+    out[what + QStringLiteral("_to_repainted_median_ms")] = t.medianMs;
+    out[what + QStringLiteral("_to_repainted_min_ms")] = t.minMs;
     out["compute_median_ms"] = summarize(compute).medianMs;
     out["result_on_gui_thread_median_ms"] = summarize(ready).medianMs;
     out["result_to_repainted_median_ms"] = summarize(views).medianMs;
     out["result_to_repainted_min_ms"] = summarize(views).minMs;
     out["widgets_painted_per_change"] = fewestPaints;
     return out;
+}
+
+} // namespace
+
+QJsonObject dragBench(const BenchArgs &args)
+{
+    int token = 0, dim = 0;
+    double start = 0;
+    return timeWindowEdits(
+        args, [&](const attn::Session &s) { return dragSession(s, args); },
+        [&](Document &doc, int r) {
+            if (r == 0) {
+                token = doc.session().query;
+                dim = std::min(3, args.dModel - 1);
+                start = doc.session().embeddings(token, dim);
+            }
+            // One step of a drag: the edit the embedding sliders make, merged into one undo step.
+            doc.setEmbeddingValue(token, dim, start + ((r % 2) ? 0.01 : -0.01), /*dragId*/ 1);
+        },
+        QStringLiteral("change"));
+}
+
+QJsonObject typingBench(const BenchArgs &args)
+{
+    QString sentence;
+    return timeWindowEdits(
+        args, [&](const attn::Session &) { return typingSession(args, &sentence); },
+        [&](Document &doc, int r) {
+            // One more character at the end of the last word: the last token changes, the count stays.
+            sentence += QChar(u'a' + r % 26);
+            doc.setSentence(sentence);
+        },
+        QStringLiteral("typed"));
 }
