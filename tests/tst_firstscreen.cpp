@@ -169,6 +169,10 @@ private slots:
             Window w;
             QVERIFY(w.window.startHint());
             QVERIFY(w.window.startHint()->isVisible());
+            // It names the query as it is, not always the example's "journey".
+            QVERIFY(w.window.startHint()->text().contains(QStringLiteral("“journey” is the query")));
+            w.doc.setQuery(3); // "with" in "Your journey starts with one step"
+            QVERIFY(w.window.startHint()->text().contains(QStringLiteral("“with” is the query")));
             w.window.startHint()->closeButton()->click();
             QVERIFY(!w.window.startHint()->isVisible());
         }

@@ -2055,15 +2055,15 @@ self: on the token itself; first: on the first token</source>
 <context>
     <name>StartHint</name>
     <message>
-        <source>&lt;b&gt;Start here.&lt;/b&gt; “journey” is the query: its row in the heatmap holds its weights, and the &lt;b&gt;Walkthrough&lt;/b&gt; on the right computes them step by step with the numbers on screen. Click another word to make it the query, drag a slider under &lt;b&gt;Embedding&lt;/b&gt; and watch every view follow. &lt;b&gt;Examples&lt;/b&gt; has more to open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Close this hint; it will not come back</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Close the start hint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Start here.&lt;/b&gt; “%1” is the query: its row in the heatmap holds its weights, and the &lt;b&gt;Walkthrough&lt;/b&gt; on the right computes them step by step with the numbers on screen. Click another word to make it the query, drag a slider under &lt;b&gt;Embedding&lt;/b&gt; and watch every view follow. &lt;b&gt;Examples&lt;/b&gt; has more to open.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

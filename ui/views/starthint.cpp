@@ -16,10 +16,8 @@ StartHint::StartHint(QWidget *parent) : QFrame(parent)
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
-    m_text = new QLabel(tr("<b>Start here.</b> “journey” is the query: its row in the heatmap holds its weights, and "
-                           "the <b>Walkthrough</b> on the right computes them step by step with the numbers on "
-                           "screen. Click another word to make it the query, drag a slider under <b>Embedding</b> "
-                           "and watch every view follow. <b>Examples</b> has more to open."));
+    m_text = new QLabel;
+    setQueryToken(QStringLiteral("journey"));
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::RichText);
     m_close = new QToolButton;
@@ -37,5 +35,16 @@ StartHint::StartHint(QWidget *parent) : QFrame(parent)
         emit dismissed();
     });
 }
+
+void StartHint::setQueryToken(const QString &token)
+{
+    m_text->setText(tr("<b>Start here.</b> “%1” is the query: its row in the heatmap holds its weights, and "
+                       "the <b>Walkthrough</b> on the right computes them step by step with the numbers on "
+                       "screen. Click another word to make it the query, drag a slider under <b>Embedding</b> "
+                       "and watch every view follow. <b>Examples</b> has more to open.")
+                        .arg(token.toHtmlEscaped()));
+}
+
+QString StartHint::text() const { return m_text->text(); }
 
 bool StartHint::wanted() { return !QSettings().value(kDismissedKey, false).toBool(); }

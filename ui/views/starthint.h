@@ -15,6 +15,9 @@ public:
 
     // True until the user has closed the hint once.
     static bool wanted();
+    // The word the hint names as the query (the session's, as it changes).
+    void setQueryToken(const QString &token);
+    QString text() const;
     QToolButton *closeButton() const { return m_close; }
 
 signals:

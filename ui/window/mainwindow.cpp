@@ -361,7 +361,15 @@ void MainWindow::onQueryChanged(int query)
     m_pipeline->setQuery(query);
     m_barChart->setQuery(query);
     m_walkthrough->setQuery(query);
+    updateStartHint();
     updateStatus();
+}
+
+void MainWindow::updateStartHint()
+{
+    // It names the query of the hand-made session (it hides while a model is open).
+    if (m_startHint)
+        m_startHint->setQueryToken(m_document->session().tokens.value(m_document->selection()->query()));
 }
 
 void MainWindow::onResultChanged()
@@ -373,6 +381,7 @@ void MainWindow::onResultChanged()
     m_barChart->setSnapshot(snapshot);
     m_walkthrough->setSnapshot(snapshot);
     m_error->setText(snapshot->error.isEmpty() ? QString() : tr("Cannot compute: %1").arg(snapshot->error));
+    updateStartHint(); // the query's word may have changed with the sentence
     updateStatus();
     // The views have let go of the snapshot they showed. A large one is
     // hundreds of megabytes; freed here, glibc would give its pages back to the

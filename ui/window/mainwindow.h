@@ -99,6 +99,7 @@ private:
     void onQueryChanged(int query);
     void onResultChanged();
     void updateStatus();
+    void updateStartHint();
     void showScoresOrWeights(bool scores);
     void showColorMap(ColorMap map);
     void keepTabTitlesWhole();
