@@ -37,13 +37,17 @@ QJsonObject forwardBench(const BenchArgs &args)
     config.seed = 1;
     const Eigen::MatrixXd x = randomMatrix(args.tokens, args.dModel, 42);
     attn::completeWeights(config, args.dModel, {}); // drawn once and kept, as during a slider drag
+    // As the window computes: head 0 shown in full, the other heads as thumbnails.
+    const attn::HeadsKept kept = args.everyHead ? attn::HeadsKept::all() : attn::HeadsKept::only(0);
     bool single = false;
     const Timing t = timeRepeated(args.repeat, [&] {
-        single = attn::computeAttention(x, config, {}, nullptr, precisionFor(args.precision)).singlePrecision;
+        single = attn::computeAttention(x, config, {}, nullptr, precisionFor(args.precision), nullptr, kept)
+                     .singlePrecision;
     });
     const double flops = attn::forwardFlops(args.tokens, args.tokens, args.dModel, config);
     QJsonObject out = sizesJson(args);
     out["precision"] = single ? "single" : "double";
+    out["heads_in_full"] = args.everyHead ? args.heads : 1;
     out["median_ms"] = t.medianMs;
     out["min_ms"] = t.minMs;
     out["flops_per_pass"] = flops;

@@ -236,7 +236,10 @@ void parseBench(const QStringList &arguments, CommandLine *command)
                   "tokens, the window's starting session: simplified, d_model 3, 1 head).");
     const QCommandLineOption precision = valueOption("precision", "auto (default), single or double.", "NAME",
                                                      QStringLiteral("auto"));
-    parser.addOptions({tokens, dModel, heads, headDim, causal, repeat, paint, drag, typing, precision});
+    const QCommandLineOption everyHead = flagOption(
+        "every-head", "Keep every head's matrix in full (the window keeps the head it shows, head 0, and "
+                      "thumbnails of the others).");
+    parser.addOptions({tokens, dModel, heads, headDim, causal, repeat, paint, drag, typing, precision, everyHead});
     if (!parseOrStop(parser, arguments, command))
         return;
     const auto number = [&](const QCommandLineOption &o, int low, int high, int *out) {
@@ -280,6 +283,7 @@ void parseBench(const QStringList &arguments, CommandLine *command)
     args.paint = parser.isSet(paint);
     args.drag = parser.isSet(drag);
     args.typing = parser.isSet(typing);
+    args.everyHead = parser.isSet(everyHead);
 }
 
 void parseTrain(const QStringList &arguments, CommandLine *command)

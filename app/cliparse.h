@@ -52,6 +52,7 @@ struct BenchArgs
     bool drag = false;  // --drag: time a slider change to repainted views instead
     bool typing = false; // --typing: time one more character of the sentence to repainted views instead
     BenchPrecision precision = BenchPrecision::Auto; // --precision auto|single|double
+    bool everyHead = false; // --every-head: keep every head's matrix, not the window's one shown head
 };
 
 // Trained models (contract section 6). The folder and the text are checked

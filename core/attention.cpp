@@ -248,7 +248,7 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
 
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &requested,
                                  const ProjectionWeights &given, const Eigen::MatrixXd *source, Precision precision,
-                                 const CancelFlag *cancel)
+                                 const CancelFlag *cancel, const HeadsKept &kept)
 {
     // A causal mask orders one sequence against itself; in cross-attention
     // the queries see every source token, so the option does not apply there.
@@ -287,7 +287,8 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
     const int headDim = effectiveHeadDim(config, dModel);
     result.scoreScale = config.scale ? 1.0 / std::sqrt(double(headDim)) : 1.0;
 
-    const detail::PassInputs pass{result.inputs, keysFrom, *result.weights, config, headDim, result.scoreScale, cancel};
+    const detail::PassInputs pass{result.inputs, keysFrom, *result.weights, config, headDim, result.scoreScale, cancel,
+                                    kept};
     const double m = source ? double(source->rows()) : double(n);
     result.singlePrecision = precision == Precision::Single
         || (precision == Precision::Auto && forwardWork(n, m, dModel, config) > kFullPrecisionFlops);

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -70,6 +71,33 @@ struct HeadResult
     AttentionMatrix scores;                // raw dot products Q K^T, n x m
     AttentionMatrix weights;               // softmax rows, masked entries exactly 0
     Eigen::MatrixXd context;               // weights * values, n x d_k
+};
+
+// Which heads a single-precision pass keeps in full (a double pass keeps
+// every head). The window shows one head's matrix, or the mean, and every
+// head as a thumbnail: the heads it does not show keep only their q and k
+// and each row's softmax statistics, and compute a row when asked
+// (AttentionMatrix::isOnDemand), with the thumbnails pooled by the pass
+// (AttentionMatrix::pooled). At 4096 tokens that is 2 MiB a head instead of
+// 64 MiB. Results no larger than a thumbnail keep every head.
+class HeadsKept
+{
+public:
+    static HeadsKept all() { return {}; }
+    // `head` in full, or none (nullopt: the mean is shown, kept in full anyway).
+    static HeadsKept only(std::optional<int> head)
+    {
+        HeadsKept kept;
+        kept.m_all = false;
+        kept.m_head = head;
+        return kept;
+    }
+    bool keeps(int head) const { return m_all || m_head == head; }
+    bool keepsAll() const { return m_all; }
+
+private:
+    bool m_all = true;
+    std::optional<int> m_head;
 };
 
 // Teaching-size inputs are computed in double. Large ones may be computed in
@@ -162,7 +190,7 @@ Eigen::MatrixXd softmaxRows(const Eigen::Ref<const Eigen::MatrixXd> &scores, dou
 AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embeddings, const AttentionConfig &config,
                                  const ProjectionWeights &given = {},
                                  const Eigen::MatrixXd *source = nullptr, Precision precision = Precision::Auto,
-                                 const CancelFlag *cancel = nullptr);
+                                 const CancelFlag *cancel = nullptr, const HeadsKept &kept = HeadsKept::all());
 
 // One head's weights (or raw scores) computed again in double from the
 // result's inputs and weights; head -1 is the mean over heads. What number

@@ -29,36 +29,101 @@ AttentionMatrix AttentionMatrix::softmaxOf(std::shared_ptr<const RowMatrixF> sco
     return m;
 }
 
+AttentionMatrix AttentionMatrix::scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
+                                                Eigen::Index width)
+{
+    if (!factors || first < 0 || width < 1 || first + width > factors->queries.cols()
+        || factors->keys.cols() != factors->queries.cols())
+        throw std::logic_error("AttentionMatrix::scoresOnDemand: columns outside the projections");
+    AttentionMatrix m;
+    m.m_rows = factors->queries.rows();
+    m.m_cols = factors->keys.rows();
+    m.m_factors = std::move(factors);
+    m.m_firstFactor = first;
+    m.m_factorWidth = width;
+    return m;
+}
+
+AttentionMatrix AttentionMatrix::weightsOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
+                                                 Eigen::Index width, float scale, bool causal, Eigen::VectorXf rowMax,
+                                                 Eigen::VectorXf rowInverseSum)
+{
+    AttentionMatrix m = scoresOnDemand(std::move(factors), first, width);
+    if (rowMax.size() != m.m_rows || rowInverseSum.size() != m.m_rows)
+        throw std::logic_error("AttentionMatrix::weightsOnDemand: one maximum and one sum per row");
+    m.m_softmax = true;
+    m.m_causal = causal;
+    m.m_scale = scale;
+    m.m_rowMax = std::move(rowMax);
+    m.m_rowInverseSum = std::move(rowInverseSum);
+    return m;
+}
+
+void AttentionMatrix::scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const
+{
+    if (m_single) {
+        out = m_single->row(r);
+        return;
+    }
+    // k_j . q_r for every key: one column of K per element of q_r, each a
+    // contiguous run (K is stored by columns).
+    const auto keys = m_factors->keys.middleCols(m_firstFactor, m_factorWidth);
+    out.setZero();
+    for (Eigen::Index c = 0; c < m_factorWidth; ++c)
+        out += m_factors->queries(r, m_firstFactor + c) * keys.col(c).transpose();
+}
+
 double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
 {
-    if (!m_single)
+    if (!isSinglePrecision())
         return m_double(row, column);
-    const float score = (*m_single)(row, column);
+    if (m_softmax && m_causal && column > row)
+        return 0.0;
+    const float score = m_single ? (*m_single)(row, column)
+                                 : m_factors->queries.row(row).segment(m_firstFactor, m_factorWidth).dot(
+                                       m_factors->keys.row(column).segment(m_firstFactor, m_factorWidth));
     if (!m_softmax)
         return score;
-    if (m_causal && column > row)
-        return 0.0;
     return std::exp(score * m_scale - m_rowMax[row]) * m_rowInverseSum[row];
 }
 
 void AttentionMatrix::rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const
 {
-    if (!m_single) {
+    if (!isSinglePrecision()) {
         out = m_double.row(r).cast<float>();
         return;
     }
-    if (!m_softmax) {
-        out = m_single->row(r);
+    scoresInto(r, out);
+    if (!m_softmax)
+        return;
+    const Eigen::Index visible = m_causal ? std::min(r + 1, m_cols) : m_cols;
+    out.head(visible) = ((out.head(visible) * m_scale).array() - m_rowMax[r]).exp() * m_rowInverseSum[r];
+    out.tail(m_cols - visible).setZero();
+}
+
+void AttentionMatrix::rowsInto(Eigen::Index first, Eigen::Index count, RowMatrixF &out) const
+{
+    out.resize(count, m_cols);
+    if (!m_factors) {
+        for (Eigen::Index i = 0; i < count; ++i)
+            rowInto(first + i, out.row(i));
         return;
     }
-    const Eigen::Index visible = m_causal ? std::min(r + 1, m_cols) : m_cols;
-    out.head(visible) = ((m_single->row(r).head(visible) * m_scale).array() - m_rowMax[r]).exp() * m_rowInverseSum[r];
-    out.tail(m_cols - visible).setZero();
+    out.noalias() = m_factors->queries.block(first, m_firstFactor, count, m_factorWidth)
+        * m_factors->keys.middleCols(m_firstFactor, m_factorWidth).transpose();
+    if (!m_softmax)
+        return;
+    for (Eigen::Index i = 0; i < count; ++i) {
+        const Eigen::Index r = first + i, visible = m_causal ? std::min(r + 1, m_cols) : m_cols;
+        auto row = out.row(i);
+        row.head(visible) = ((row.head(visible) * m_scale).array() - m_rowMax[r]).exp() * m_rowInverseSum[r];
+        row.tail(m_cols - visible).setZero();
+    }
 }
 
 Eigen::RowVectorXd AttentionMatrix::row(Eigen::Index r) const
 {
-    if (!m_single)
+    if (!isSinglePrecision())
         return m_double.row(r);
     Eigen::RowVectorXf values(m_cols);
     rowInto(r, values);
@@ -67,7 +132,7 @@ Eigen::RowVectorXd AttentionMatrix::row(Eigen::Index r) const
 
 Eigen::MatrixXd AttentionMatrix::toDouble() const
 {
-    if (!m_single)
+    if (!isSinglePrecision())
         return m_double;
     Eigen::MatrixXd out(m_rows, m_cols);
     for (Eigen::Index r = 0; r < m_rows; ++r)
@@ -88,10 +153,13 @@ double AttentionMatrix::largestInRow(Eigen::Index r, Eigen::Index count, bool ma
 
 bool AttentionMatrix::allFinite() const
 {
-    if (!m_single)
+    if (!isSinglePrecision())
         return allFiniteFast(m_double);
     if (m_softmax) // +inf or NaN among the scores makes the row's maximum or sum so; -inf is a weight of 0
         return m_rowMax.allFinite() && m_rowInverseSum.allFinite();
+    if (m_factors) // a NaN or infinite score needs a NaN or infinite factor, or a product past float's range
+        return m_pooled ? std::isfinite(m_pooled->largestMagnitude)
+                        : allFiniteFast(m_factors->queries) && allFiniteFast(m_factors->keys);
     return allFiniteFast(*m_single);
 }
 

@@ -7,6 +7,11 @@
 // score when asked, with the row's maximum and sum saved by the forward pass.
 // At 4096 tokens and 8 heads that is 0.5 GB of scores instead of 2.1 GB, so
 // the window can hold the shown result and compute the next one in 2 GiB.
+// A head no view shows in full keeps not even its scores: its rows are
+// computed again from the head's q and k when asked (onDemand), and its
+// picture in the heads grid is pooled by the forward pass (pooled()).
+
+#include "pooledmatrix.h"
 
 #include <Eigen/Dense>
 #include <memory>
@@ -39,15 +44,38 @@ public:
     static AttentionMatrix softmaxOf(std::shared_ptr<const RowMatrixF> scores, float scale, bool causal,
                                      Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
 
+    // Scores kept as the projections they come from: row r is q_r . k_j for
+    // every key j, with q and k columns [first, first + width) of `factors`
+    // (every head's side by side). Rows are computed when asked, in float.
+    struct Factors
+    {
+        Eigen::MatrixXf queries, keys; // n x width*heads, m x width*heads
+    };
+    static AttentionMatrix scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
+                                          Eigen::Index width);
+    // Their softmax, as softmaxOf with the pass's row statistics.
+    static AttentionMatrix weightsOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
+                                           Eigen::Index width, float scale, bool causal, Eigen::VectorXf rowMax,
+                                           Eigen::VectorXf rowInverseSum);
+    // True when no entry is stored: reading all of them costs a matrix product.
+    bool isOnDemand() const { return bool(m_factors); }
+
+    // The pass's pooled picture of this matrix, or null.
+    const PooledMatrix *pooled() const { return m_pooled.get(); }
+    void setPooled(std::shared_ptr<const PooledMatrix> pooled) { m_pooled = std::move(pooled); }
+
     Eigen::Index rows() const { return m_rows; }
     Eigen::Index cols() const { return m_cols; }
     Eigen::Index size() const { return m_rows * m_cols; }
-    bool isSinglePrecision() const { return bool(m_single); }
+    bool isSinglePrecision() const { return bool(m_single) || bool(m_factors); }
 
     double operator()(Eigen::Index row, Eigen::Index column) const;
     Eigen::RowVectorXd row(Eigen::Index r) const;
     // Row r in float, whatever the storage: what painters read 16 M cells with.
     void rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const;
+    // Rows [first, first + count) in float, into a count x cols matrix: for
+    // scores computed on demand one matrix product, not one per row.
+    void rowsInto(Eigen::Index first, Eigen::Index count, RowMatrixF &out) const;
     Eigen::MatrixXd toDouble() const;
     // The largest value, or the largest magnitude, among the first `count`
     // entries of row r. Free for derived weights: the row's largest weight
@@ -56,9 +84,16 @@ public:
     bool allFinite() const;
 
 private:
+    // Row r's raw scores, stored or computed.
+    void scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const;
+
     Eigen::Index m_rows = 0, m_cols = 0;
     RowMatrixD m_double;
     std::shared_ptr<const RowMatrixF> m_single;
+    // Only for scores computed when asked:
+    std::shared_ptr<const Factors> m_factors;
+    Eigen::Index m_firstFactor = 0, m_factorWidth = 0;
+    std::shared_ptr<const PooledMatrix> m_pooled;
     // Only for a softmax over single-precision scores:
     bool m_softmax = false;
     bool m_causal = false;

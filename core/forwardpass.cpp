@@ -76,11 +76,29 @@ void keepHeadMatrices(HeadResult &head, AttentionOutput<double> &out, std::size_
 
 void keepHeadMatrices(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal)
 {
-    auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[h]));
     RowStatistics<float> &rows = out.rowStatistics[h];
-    head.weights = AttentionMatrix::softmaxOf(scores, float(scale), causal, std::move(rows.max),
-                                              std::move(rows.inverseSum));
-    head.scores = AttentionMatrix(std::move(scores));
+    if (out.scores[h].size() > 0) {
+        auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[h]));
+        head.weights = AttentionMatrix::softmaxOf(scores, float(scale), causal, std::move(rows.max),
+                                                  std::move(rows.inverseSum));
+        head.scores = AttentionMatrix(std::move(scores));
+    }
+    if (!out.pooledWeights.empty()) {
+        head.weights.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledWeights[h])));
+        head.scores.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledScores[h])));
+    }
+}
+
+// A head whose scores were not kept: computed again from its q and k when asked.
+void keepHeadFactors(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal,
+                     const std::shared_ptr<const AttentionMatrix::Factors> &factors, Eigen::Index dk)
+{
+    RowStatistics<float> &rows = out.rowStatistics[h];
+    const Eigen::Index first = Eigen::Index(h) * dk;
+    head.weights = AttentionMatrix::weightsOnDemand(factors, first, dk, float(scale), causal, std::move(rows.max),
+                                                    std::move(rows.inverseSum));
+    head.scores = AttentionMatrix::scoresOnDemand(factors, first, dk);
+    keepHeadMatrices(head, out, h, scale, causal);
 }
 
 // The heads' summed weights divided by their number.
@@ -92,6 +110,34 @@ AttentionMatrix meanOf(RowMatrixF &&sum, int heads)
     *mean /= float(heads);
     return AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(mean)));
 }
+
+// The pooled sum divided likewise: x / heads keeps the order of magnitudes,
+// so each cell is the mean's own pooled value.
+std::shared_ptr<const PooledMatrix> meanOf(PooledMatrix &&sum, int heads)
+{
+    auto mean = std::make_shared<PooledMatrix>(std::move(sum));
+    mean->cells /= float(heads);
+    mean->findLargestMagnitude();
+    return mean;
+}
+
+// Where a pass holds every head's q and k: in float, shared with the heads
+// that compute their rows again from them.
+template<typename S>
+struct Projections
+{
+    ColumnMatrix<S> q, k;
+    ColumnMatrix<S> &queries() { return q; }
+    ColumnMatrix<S> &keys() { return k; }
+};
+
+template<>
+struct Projections<float>
+{
+    std::shared_ptr<AttentionMatrix::Factors> shared = std::make_shared<AttentionMatrix::Factors>();
+    Eigen::MatrixXf &queries() { return shared->queries; }
+    Eigen::MatrixXf &keys() { return shared->keys; }
+};
 
 // The largest squared length of a row, in double: a float row's squares
 // overflow float from about 1e19 (and Eigen's vectorised row norms then give
@@ -139,20 +185,26 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     const AttentionConfig &config = in.config;
     const bool simplified = config.mode == Mode::Simplified;
     const bool cross = &in.keysFrom != &in.queriesFrom;
-    const Eigen::Index n = in.queriesFrom.rows(), dk = in.headDim;
+    const Eigen::Index n = in.queriesFrom.rows(), m = in.keysFrom.rows(), dk = in.headDim;
     // Simplified heads are all the same: compute one, share it.
     const int computed = simplified ? 1 : config.heads;
+    // Thumbnails pay off for matrices larger than one; the one head computed is always kept.
+    const bool pooled = single && (n > kThumbnailSide || m > kThumbnailSide);
+    const bool keptAll = !pooled || computed == 1 || in.kept.keepsAll();
 
-    ColumnMatrix<S> xStorage, yStorage, q, k, v;
+    ColumnMatrix<S> xStorage, yStorage, v;
+    Projections<S> projections;
     const ColumnMatrix<S> &x = inScalar<S>(in.queriesFrom, xStorage);
     const ColumnMatrix<S> &y = cross ? inScalar<S>(in.keysFrom, yStorage) : x;
     if (!simplified) {
         stopIfCancelled(in.cancel);
-        q = projectHeads(x, in.weights.query, in.weights.querySingle);
-        k = projectHeads(y, in.weights.key, in.weights.keySingle);
+        projections.queries() = projectHeads(x, in.weights.query, in.weights.querySingle);
+        projections.keys() = projectHeads(y, in.weights.key, in.weights.keySingle);
         v = projectHeads(y, in.weights.value, in.weights.valueSingle);
     }
-    const ColumnMatrix<S> &queries = simplified ? x : q, &keys = simplified ? y : k, &values = simplified ? y : v;
+    const ColumnMatrix<S> &queries = simplified ? x : projections.queries();
+    const ColumnMatrix<S> &keys = simplified ? y : projections.keys();
+    const ColumnMatrix<S> &values = simplified ? y : v;
     if constexpr (single) {
         if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
             return false;
@@ -165,10 +217,16 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     settings.cancel = in.cancel;
     // Double keeps every matrix. Float keeps the scores and each row's
     // statistics, not the weights: they are derived again when shown.
-    if constexpr (single)
+    if constexpr (single) {
         settings.weightsKept = WeightsKept::RowStatistics;
-    else
+        if (pooled)
+            settings.poolSide = kThumbnailSide;
+        if (!keptAll)
+            for (int h = 0; h < computed; ++h)
+                settings.scoresKept.push_back(in.kept.keeps(h));
+    } else {
         settings.keepScores = true;
+    }
     // The mean over heads is summed while each head's weights are at hand.
     const bool mean = config.heads > 1 && !simplified;
     settings.sumWeights = mean;
@@ -187,14 +245,25 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
             head.values = columnsAs<double, S>(values, h * dk, dk);
         }
         head.context = out.context.middleCols(h * dk, dk).template cast<double>(); // stored by rows
+        if constexpr (single) {
+            if (!keptAll && !in.kept.keeps(h)) {
+                keepHeadFactors(head, out, std::size_t(h), in.scale, config.causal, projections.shared, dk);
+                continue;
+            }
+        }
         keepHeadMatrices(head, out, std::size_t(h), in.scale, config.causal);
     }
     for (int h = computed; h < config.heads; ++h)
         result.heads[std::size_t(h)] = result.heads.front();
-    if (mean)
+    if (mean) {
         result.meanWeights = meanOf(std::move(out.weightSum), config.heads);
-    else if (config.heads > 1)
+        if constexpr (single) {
+            if (pooled)
+                result.meanWeights.setPooled(meanOf(std::move(out.pooledWeightSum), config.heads));
+        }
+    } else if (config.heads > 1) {
         result.meanWeights = result.heads.front().weights; // identical heads
+    }
 
     ColumnMatrix<S> concat(n, config.heads * dk);
     concat.leftCols(computed * dk) = out.context;

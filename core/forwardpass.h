@@ -16,6 +16,7 @@ struct PassInputs
     int headDim = 0;
     double scale = 1.0;
     const CancelFlag *cancel = nullptr; // checked before each head
+    HeadsKept kept;                     // in float: the heads kept in full
 };
 
 // Row-wise softmax of scores * scale (see scaledSoftmaxRows).
@@ -26,7 +27,9 @@ Eigen::MatrixXd softmaxRowsOf(const Eigen::Ref<const Eigen::MatrixXd> &scores, d
 //
 // In double every head keeps its scores and weights. In float each head keeps
 // its scores and each row's softmax statistics, from which a weight is derived
-// when shown; and the pass returns false, having filled nothing useful, when a
+// when shown; heads not in `kept` keep their q and k instead of their scores,
+// and every head of a result larger than a thumbnail gets its thumbnails
+// (HeadsKept). The pass returns false, having filled nothing useful, when a
 // score could overflow float: then use double.
 template<typename S>
 bool sessionPass(const PassInputs &in, AttentionResult &result);

@@ -34,10 +34,11 @@ Session exampleSession()
     return s;
 }
 
-AttentionResult computeSession(const Session &session, Precision precision, const CancelFlag *cancel)
+AttentionResult computeSession(const Session &session, Precision precision, const CancelFlag *cancel,
+                               const HeadsKept &kept)
 {
     const Eigen::MatrixXd *source = session.source ? &session.source->embeddings : nullptr;
-    return computeAttention(session.embeddings, session.attention, session.weights, source, precision, cancel);
+    return computeAttention(session.embeddings, session.attention, session.weights, source, precision, cancel, kept);
 }
 
 double sessionFlops(const Session &session)

@@ -74,7 +74,7 @@ Session exampleSession();
 // Runs the engine on a session (cross-attention when it has a source).
 // Throws Cancelled once `cancel` is raised (see computeAttention).
 AttentionResult computeSession(const Session &session, Precision precision = Precision::Auto,
-                               const CancelFlag *cancel = nullptr);
+                               const CancelFlag *cancel = nullptr, const HeadsKept &kept = HeadsKept::all());
 
 // The work of one forward pass over the session, in floating-point
 // operations (forwardWork: the softmax included).

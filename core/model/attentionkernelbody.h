@@ -151,6 +151,16 @@ void softmax(const float *in, float *out, long visible, float scale, float *max,
     }
 }
 
+void largest(const float *in, long count, float sign, float *into)
+{
+    const long full = count / kWidth * kWidth, rest = count - full;
+    const Reg s = broadcast(sign);
+    for (long j = 0; j < full; j += kWidth)
+        storeu(into + j, larger(loadu(into + j), multiply(loadu(in + j), s)));
+    if (rest)
+        storePart(into + full, larger(loadPart(into + full, rest), multiply(loadPart(in + full, rest), s)), rest);
+}
+
 void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds)
 {
     const long panels = (cols + kPanel - 1) / kPanel;

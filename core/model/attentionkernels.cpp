@@ -10,6 +10,7 @@ namespace attn::kernels {
     void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds);    \
     void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);      \
     void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);            \
+    void largest(const float *in, long count, float sign, float *into);                                             \
     }
 #if defined(__x86_64__)
 ATTN_DECLARE_KERNELS(avx512)
@@ -24,11 +25,11 @@ namespace {
 
 // Vector width, panel width (kWidth * kVectors) and rows as each file sets them.
 #if defined(__x86_64__)
-constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context, avx512::softmax};
-constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context, avx2::softmax};
-constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context, sse2::softmax};
+constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context, avx512::softmax, avx512::largest};
+constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context, avx2::softmax, avx2::largest};
+constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context, sse2::softmax, sse2::largest};
 #else
-constexpr AttentionKernels kPortable{"portable", 1, 4, 6, portable::scores, portable::context, portable::softmax};
+constexpr AttentionKernels kPortable{"portable", 1, 4, 6, portable::scores, portable::context, portable::softmax, portable::largest};
 #endif
 
 struct Runnable

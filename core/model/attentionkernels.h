@@ -32,6 +32,9 @@ struct AttentionKernels
     // the largest scaled score are kept. `out` may be `in`; nothing past
     // `visible` is read or written.
     void (*softmax)(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);
+    // into[j] = max(into[j], sign * in[j]) for j < count: pooling a block of
+    // rows into one line of a thumbnail (sign -1 keeps the smallest, negated).
+    void (*largest)(const float *in, long count, float sign, float *into);
 };
 
 // The set attention uses: the fastest this processor (and its operating

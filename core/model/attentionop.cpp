@@ -49,8 +49,11 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
     // Programming errors, not user input: the model and session code check sizes first.
     if (heads < 1 || queries.cols() % heads != 0 || keys.cols() != queries.cols() || values.rows() != m
         || values.cols() % heads != 0 || (settings.causal && m < n)
-        || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads))
+        || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads)
+        || (!settings.scoresKept.empty() && int(settings.scoresKept.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
+    if (!std::is_same_v<S, float> && (settings.poolSide > 0 || !settings.scoresKept.empty()))
+        throw std::invalid_argument("attention: thumbnails and scores of some heads only are computed in float");
     // Float goes block by block (model/blockwiseattention.h); double keeps
     // whole products, the numbers session fingerprints were taken from.
     if constexpr (std::is_same_v<S, float>)

@@ -9,6 +9,7 @@
 
 #include "cancel.h"
 #include "model/modeltypes.h"
+#include "pooledmatrix.h"
 
 #include <vector>
 
@@ -32,6 +33,14 @@ struct AttentionSettings
     // returned, but their context is zero, so they add nothing to the output.
     std::vector<bool> switchedOff; // empty, or one flag per head
     WeightsKept weightsKept = WeightsKept::Matrices;
+    // With WeightsKept::RowStatistics: the heads whose raw scores are kept
+    // (empty: every head). The others keep only their row statistics (and
+    // their pooled pictures): the window shows one head in full.
+    std::vector<bool> scoresKept;
+    // Above 0 (float only): each head's weights and visible scores, and with
+    // sumWeights the summed weights, pooled into at most this many cells a
+    // side (PooledMatrix), while they are in the cache.
+    int poolSide = 0;
     bool sumWeights = false;            // also return the heads' weights summed (for their mean)
     const CancelFlag *cancel = nullptr; // looked at before each head: throws Cancelled once raised
 };
@@ -57,6 +66,8 @@ struct AttentionOutput
                                                  // WeightsKept::RowStatistics
     std::vector<RowStatistics<S>> rowStatistics; // per head; only with WeightsKept::RowStatistics
     RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights
+    std::vector<PooledMatrix> pooledWeights, pooledScores; // per head; only with poolSide
+    PooledMatrix pooledWeightSum;                // only with poolSide and sumWeights
     RowMatrix<S> context;                        // n x heads*head_dim: each head's weights * V, side by side
 };
 

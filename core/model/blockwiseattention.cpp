@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
+#include <initializer_list>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -20,6 +23,16 @@ namespace {
 using Index = Eigen::Index;
 using kernels::AttentionKernels;
 
+// How a pass pools its matrices into thumbnails: pooled row y covers query
+// rows [lineStart[y], lineStart[y + 1]), pooled column x keys
+// [columnStart[x], columnStart[x + 1]) (attn::poolStart).
+struct Pooling
+{
+    Index lines = 0, columns = 0;
+    std::vector<Index> lineStart, columnStart;
+    std::vector<Index> lineOf; // per query row
+};
+
 Index roundUp(Index x, Index multiple)
 {
     return (x + multiple - 1) / multiple * multiple;
@@ -30,6 +43,51 @@ Index roundUp(Index x, Index multiple)
 Index blockRows(const AttentionKernels &k)
 {
     return 10 * k.rowGroup;
+}
+
+// The thumbnails' lines and columns for n queries and m keys (none unless
+// `side` is positive).
+Pooling poolingFor(Index n, Index m, Index side)
+{
+    Pooling p;
+    if (side <= 0)
+        return p;
+    p.lines = std::min(n, side);
+    p.columns = std::min(m, side);
+    for (Index y = 0; y <= p.lines; ++y)
+        p.lineStart.push_back(poolStart(y, n, p.lines));
+    for (Index x = 0; x <= p.columns; ++x)
+        p.columnStart.push_back(poolStart(x, m, p.columns));
+    p.lineOf.resize(std::size_t(n));
+    for (Index y = 0; y < p.lines; ++y)
+        std::fill(p.lineOf.begin() + p.lineStart[std::size_t(y)], p.lineOf.begin() + p.lineStart[std::size_t(y) + 1],
+                  y);
+    return p;
+}
+
+// Blocks of about `rows` query rows, each made of whole thumbnail lines.
+std::vector<Index> blockStarts(Index n, Index rows, const Pooling &pooling)
+{
+    std::vector<Index> starts;
+    if (pooling.lines == 0 || pooling.lines == n) {
+        for (Index r = 0; r < n; r += rows)
+            starts.push_back(r);
+    } else {
+        const Index lines = std::max<Index>(1, (rows * pooling.lines + n / 2) / n);
+        for (Index y = 0; y < pooling.lines; y += lines)
+            starts.push_back(pooling.lineStart[std::size_t(y)]);
+    }
+    starts.push_back(n);
+    return starts;
+}
+
+PooledMatrix emptyPooled(const Pooling &p, Index n, Index m)
+{
+    PooledMatrix pooled;
+    pooled.cells.resize(p.lines, p.columns);
+    pooled.matrixRows = n;
+    pooled.matrixCols = m;
+    return pooled;
 }
 
 // A matrix of tens of megabytes (a head's scores at 4096 tokens) is mapped
@@ -107,15 +165,25 @@ struct Scratch
     std::vector<float> scores;  // block rows x padded keys: a head's scores, then its weights
     std::vector<float> sum;     // block rows x padded keys: the weights summed over the heads so far
     std::vector<float> context; // block rows x ldv
+    // One line of thumbnails at a time: per key, the largest score, the
+    // largest negated score, the largest weight (and summed weight) of the
+    // line's rows so far.
+    std::vector<float> highScore, lowScore, highWeight, highSum;
 };
+
 
 struct Job
 {
     const AttentionKernels *kernels;
     std::vector<PackedHead> packed; // per head
-    Index n, m, dk, dv, ldv, paddedKeys, block;
+    Index n, m, dk, dv, ldv, paddedKeys;
+    // Block b holds query rows [blockStart[b], blockStart[b + 1]): whole
+    // lines of the thumbnails, so that no line is shared by two threads.
+    std::vector<Index> blockStart;
+    Pooling pooling; // no lines: no thumbnails
     int heads;
     bool causal, statistics, keepScores, sumWeights;
+    std::vector<bool> scoresKept; // per head
     float scale;
     const std::vector<bool> *switchedOff;
     const CancelFlag *cancel;
@@ -138,16 +206,62 @@ void keepRows(const float *from, Index lds, Index rows, Index seen, float *to, I
     }
 }
 
-// Rows [r0, r0 + block) for every head in turn, so that the sum of their
+// Starts a thumbnail line: nothing seen yet among keys [0, count).
+void startLine(Index count, std::initializer_list<std::vector<float> *> accumulators)
+{
+    for (std::vector<float> *a : accumulators)
+        std::fill_n(a->data(), count, -std::numeric_limits<float>::infinity());
+}
+
+// Pooled line y from the line's accumulated largest values over keys
+// [0, visible) (the last row's visible keys, the most of any row of the
+// line): each cell the strongest value of its keys (attn::strongerThan); a
+// cell whose keys are all masked is NaN. `low` (the largest negated values)
+// only for scores, which may be negative.
+void finishLine(const Pooling &pooling, Index y, Index visible, const float *high, const float *low,
+                PooledMatrix &into)
+{
+    float *cells = into.cells.data() + y * pooling.columns;
+    for (Index x = 0; x < pooling.columns; ++x) {
+        const Index c0 = pooling.columnStart[std::size_t(x)];
+        const Index c1 = std::min(pooling.columnStart[std::size_t(x) + 1], visible);
+        if (c0 >= c1) {
+            cells[x] = std::numeric_limits<float>::quiet_NaN();
+            continue;
+        }
+        float largest = high[c0];
+        for (Index c = c0 + 1; c < c1; ++c)
+            largest = std::max(largest, high[c]);
+        if (low) {
+            float smallest = -low[c0];
+            for (Index c = c0 + 1; c < c1; ++c)
+                smallest = std::min(smallest, -low[c]);
+            cells[x] = -smallest > largest ? smallest : largest; // the larger on a tie
+        } else {
+            cells[x] = largest;
+        }
+    }
+}
+
+// Query rows of block b for every head in turn, so that the sum of their
 // weights stays in the cache instead of passing through memory once per head.
 // False when the computation was cancelled.
-bool computeBlock(Job &job, Index r0, Scratch &scratch)
+bool computeBlock(Job &job, Index b, Scratch &scratch)
 {
-    const Index rows = std::min(job.block, job.n - r0), m = job.m, lds = job.paddedKeys, dk = job.dk;
+    const Index r0 = job.blockStart[std::size_t(b)], rows = job.blockStart[std::size_t(b) + 1] - r0;
+    const Index m = job.m, lds = job.paddedKeys, dk = job.dk;
     // The keys the block's last row may see; later ones get weight 0 in every row.
     const Index seen = job.causal ? visibleKeys(job, r0 + rows - 1) : m;
     AttentionOutput<float> &out = *job.out;
+    const Pooling &pooling = job.pooling;
+    const bool pooled = pooling.lines > 0;
+    const AttentionKernels &k = *job.kernels;
     float *s = scratch.scores.data(), *sum = scratch.sum.data(), *z = scratch.context.data();
+    // Row i is the first (or last) of its thumbnail line.
+    const auto opensLine = [&](Index i) { return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)])] == i; };
+    const auto closesLine = [&](Index i) {
+        return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] == i + 1;
+    };
     for (int head = 0; head < job.heads; ++head) {
         if (job.cancelled || (job.cancel && job.cancel->load(std::memory_order_relaxed))) {
             job.cancelled = true;
@@ -156,20 +270,37 @@ bool computeBlock(Job &job, Index r0, Scratch &scratch)
         const std::size_t h = std::size_t(head);
         const PackedHead &packed = job.packed[h];
         // Masked scores too when they are kept: they are shown.
-        const Index scored = job.keepScores ? m : seen;
-        job.kernels->scores(packed.queries.get() + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk),
-                            long(scored), s, long(lds));
-        if (job.keepScores)
+        const bool keepScores = job.keepScores && job.scoresKept[h];
+        const Index scored = keepScores ? m : seen;
+        k.scores(packed.queries.get() + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk), long(scored), s,
+                 long(lds));
+        if (keepScores)
             keepRows(s, lds, rows, m, out.scores[h].data() + r0 * m, m);
         for (Index r = 0; r < rows; ++r) {
             const Index i = r0 + r, visible = visibleKeys(job, i);
             float *row = s + r * lds;
+            if (pooled) {
+                if (opensLine(i))
+                    startLine(visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
+                              {&scratch.highScore, &scratch.lowScore, &scratch.highWeight});
+                k.largest(row, long(visible), 1.0f, scratch.highScore.data());
+                k.largest(row, long(visible), -1.0f, scratch.lowScore.data());
+            }
             if (job.statistics)
-                job.kernels->softmax(row, row, long(visible), job.scale, &out.rowStatistics[h].max[i],
-                                     &out.rowStatistics[h].inverseSum[i]);
+                k.softmax(row, row, long(visible), job.scale, &out.rowStatistics[h].max[i],
+                          &out.rowStatistics[h].inverseSum[i]);
             else
-                job.kernels->softmax(row, row, long(visible), job.scale, nullptr, nullptr);
+                k.softmax(row, row, long(visible), job.scale, nullptr, nullptr);
             std::fill(row + visible, row + seen, 0.0f);
+            if (pooled) {
+                k.largest(row, long(visible), 1.0f, scratch.highWeight.data());
+                if (closesLine(i)) {
+                    const Index y = pooling.lineOf[std::size_t(i)];
+                    finishLine(pooling, y, visible, scratch.highScore.data(), scratch.lowScore.data(),
+                               out.pooledScores[h]);
+                    finishLine(pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
+                }
+            }
             if (job.sumWeights) {
                 float *total = sum + r * lds;
                 if (head == 0)
@@ -187,13 +318,25 @@ bool computeBlock(Job &job, Index r0, Scratch &scratch)
             context.setZero();
             continue;
         }
-        job.kernels->context(s, long(lds), long(rows), long(seen), packed.values.get(), long(job.ldv), z,
-                             long(job.ldv));
+        k.context(s, long(lds), long(rows), long(seen), packed.values.get(), long(job.ldv), z, long(job.ldv));
         for (Index r = 0; r < rows; ++r)
             context.row(r) = Eigen::Map<const Eigen::RowVectorXf>(z + r * job.ldv, job.dv);
     }
-    if (job.sumWeights)
+    if (job.sumWeights) {
+        if (pooled) {
+            for (Index r = 0; r < rows; ++r) {
+                const Index i = r0 + r, visible = visibleKeys(job, i);
+                if (opensLine(i))
+                    startLine(visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
+                              {&scratch.highSum});
+                k.largest(sum + r * lds, long(visible), 1.0f, scratch.highSum.data());
+                if (closesLine(i))
+                    finishLine(pooling, pooling.lineOf[std::size_t(i)], visible, scratch.highSum.data(), nullptr,
+                               out.pooledWeightSum);
+            }
+        }
         keepRows(sum, lds, rows, seen, out.weightSum.data() + r0 * m, m);
+    }
     return true;
 }
 
@@ -234,11 +377,14 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.dv = dv;
     job.ldv = std::max<Index>(roundUp(dv, kernels.vectorWidth), kernels.vectorWidth);
     job.paddedKeys = roundUp(m, kernels.panelWidth);
-    job.block = blockRows(kernels);
+    job.pooling = poolingFor(n, m, settings.poolSide);
+    job.blockStart = blockStarts(n, blockRows(kernels), job.pooling);
     job.heads = heads;
     job.causal = settings.causal;
     job.statistics = settings.weightsKept == WeightsKept::RowStatistics;
     job.keepScores = settings.keepScores || job.statistics;
+    job.scoresKept = settings.scoresKept;
+    job.scoresKept.resize(std::size_t(heads), settings.scoresKept.empty());
     job.sumWeights = settings.sumWeights;
     job.scale = float(settings.scale);
     job.switchedOff = &settings.switchedOff;
@@ -248,10 +394,19 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.out = &out;
     if (job.keepScores) {
         out.scores.resize(std::size_t(heads));
-        for (RowMatrix<float> &s : out.scores) {
-            s.resize(n, m);
-            preferLargePages(s.data(), s.size());
+        for (std::size_t h = 0; h < out.scores.size(); ++h) {
+            if (!job.scoresKept[h])
+                continue;
+            out.scores[h].resize(n, m);
+            preferLargePages(out.scores[h].data(), out.scores[h].size());
         }
+    }
+    const bool pooled = job.pooling.lines > 0;
+    if (pooled) {
+        out.pooledWeights.assign(std::size_t(heads), emptyPooled(job.pooling, n, m));
+        out.pooledScores.assign(std::size_t(heads), emptyPooled(job.pooling, n, m));
+        if (settings.sumWeights)
+            out.pooledWeightSum = emptyPooled(job.pooling, n, m);
     }
     if (job.statistics) {
         out.rowStatistics.resize(std::size_t(heads));
@@ -275,12 +430,18 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     // Two threads pay off from about a hundred thousand scores per head.
     const bool twoThreads = n * m >= (Index(1) << 16);
     Scratch scratch[2];
-    const Index scratchRows = std::min(job.block, n); // one row when a single new token is computed
+    Index scratchRows = 0; // one row when a single new token is computed
+    for (std::size_t b = 0; b + 1 < job.blockStart.size(); ++b)
+        scratchRows = std::max(scratchRows, job.blockStart[b + 1] - job.blockStart[b]);
     for (Scratch &s : scratch) {
         s.scores.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
         if (job.sumWeights)
             s.sum.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
         s.context.assign(std::size_t(scratchRows * job.ldv), 0.0f);
+        if (pooled) {
+            for (std::vector<float> *line : {&s.highScore, &s.lowScore, &s.highWeight, &s.highSum})
+                line->assign(std::size_t(m), 0.0f);
+        }
         if (!twoThreads)
             break;
     }
@@ -296,11 +457,19 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     });
     // Blocks from the bottom up: under the mask the lower ones see more keys,
     // and handing out the largest first leaves the threads less to wait for at the end.
-    const Index blocks = roundUp(n, job.block) / job.block;
+    const Index blocks = Index(job.blockStart.size()) - 1;
     shareOut(blocks, twoThreads,
-             [&](Index b, int thread) { return computeBlock(job, (blocks - 1 - b) * job.block, scratch[thread]); });
+             [&](Index b, int thread) { return computeBlock(job, blocks - 1 - b, scratch[thread]); });
     if (job.cancelled)
         throw Cancelled();
+    if (pooled) {
+        for (std::size_t h = 0; h < out.pooledWeights.size(); ++h) {
+            out.pooledWeights[h].findLargestMagnitude();
+            out.pooledScores[h].findLargestMagnitude();
+        }
+        if (settings.sumWeights)
+            out.pooledWeightSum.findLargestMagnitude();
+    }
     return out;
 }
 

@@ -13,14 +13,15 @@ double totalFlops(const std::vector<attn::Session> &sessions)
     return flops;
 }
 
-ComputeScheduler::Snapshots computeAll(const std::vector<attn::Session> &sessions, const attn::CancelFlag *cancel)
+ComputeScheduler::Snapshots computeAll(const std::vector<attn::Session> &sessions, const attn::CancelFlag *cancel,
+                                       const attn::HeadsKept &kept)
 {
     ComputeScheduler::Snapshots out;
     out.reserve(sessions.size());
     for (const attn::Session &s : sessions) {
         if (cancel && cancel->load())
             return {};
-        out.push_back(makeSnapshot(s, attn::Precision::Auto, cancel));
+        out.push_back(makeSnapshot(s, attn::Precision::Auto, cancel, kept));
     }
     return out;
 }
@@ -39,15 +40,19 @@ ComputeScheduler::~ComputeScheduler()
     }
 }
 
-bool ComputeScheduler::request(const QString &name, std::vector<attn::Session> sessions, QObject *receiver, Done done)
+bool ComputeScheduler::request(const QString &name, std::vector<attn::Session> sessions, QObject *receiver, Done done,
+                               const attn::HeadsKept &kept)
 {
     if (totalFlops(sessions) <= m_syncFlops) {
         cancel(name); // an older, larger request must not overwrite this answer later
-        done(computeAll(sessions, nullptr));
+        done(computeAll(sessions, nullptr, kept));
         return true;
     }
     requestJob<Snapshots>(
-        name, [sessions = std::move(sessions)](const attn::CancelFlag &flag) { return computeAll(sessions, &flag); },
+        name,
+        [sessions = std::move(sessions), kept](const attn::CancelFlag &flag) {
+            return computeAll(sessions, &flag, kept);
+        },
         receiver, std::move(done));
     return false;
 }

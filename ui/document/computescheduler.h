@@ -40,8 +40,10 @@ public:
     // Computes `sessions` (one snapshot each, in order) and gives them to
     // `done`, on the GUI thread, unless `receiver` is gone by then or a newer
     // request of the channel came first. Returns true when `done` has
-    // already been called (a small request).
-    bool request(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver, Done done);
+    // already been called (a small request). `kept`: the heads the views
+    // show in full (attn::HeadsKept).
+    bool request(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver, Done done,
+                 const attn::HeadsKept &kept = attn::HeadsKept::all());
     // Any other work, always on a worker: `job` gets the channel's cancel
     // flag (raised when a newer request of the channel comes, or cancel());
     // its answer reaches `done` on the GUI thread unless the flag was raised

@@ -327,14 +327,17 @@ bool Document::recompute()
 {
     // Small sessions are answered at once (no thread, no stale view); large
     // ones on a worker, where a newer edit cancels the run for an older one.
-    return m_scheduler.request(QStringLiteral("session"), {m_session}, this,
-                               [this](const ComputeScheduler::Snapshots &snapshots) {
-                                   const bool late = m_snapshotPending;
-                                   m_snapshot = snapshots.front();
-                                   m_lastComputeMs = m_snapshot->milliseconds;
-                                   if (late)
-                                       emit resultChanged();
-                               });
+    // The heads the views do not show in full keep no matrix (attn::HeadsKept).
+    return m_scheduler.request(
+        QStringLiteral("session"), {m_session}, this,
+        [this](const ComputeScheduler::Snapshots &snapshots) {
+            const bool late = m_snapshotPending;
+            m_snapshot = snapshots.front();
+            m_lastComputeMs = m_snapshot->milliseconds;
+            if (late)
+                emit resultChanged();
+        },
+        attn::HeadsKept::only(m_selection.head().head));
 }
 
 void Document::computeVariants(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver,

@@ -238,9 +238,9 @@ QFont defaultExportFont()
     return font;
 }
 
-SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision)
+SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision, const attn::HeadsKept &kept)
 {
-    return makeSnapshot(session, precision);
+    return makeSnapshot(session, precision, nullptr, kept);
 }
 
 QImage renderImage(const SnapshotPtr &snapshot, const ExportOptions &options)

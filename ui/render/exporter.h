@@ -68,7 +68,8 @@ struct ExportOptions
 
 // The snapshot the window would show for `session` (as Document::recompute
 // builds it); its error says why when attention cannot be computed.
-SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision = attn::Precision::Auto);
+SnapshotPtr snapshotForSession(const attn::Session &session, attn::Precision precision = attn::Precision::Auto,
+                               const attn::HeadsKept &kept = attn::HeadsKept::all());
 
 // Two lines: "“the sentence”", then the mode and options, e.g.
 // "scaled dot-product attention · 2 heads of width 4 · causal mask · query “journey”".

@@ -47,27 +47,51 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
     // The columns each pixel covers, once rather than per row.
     std::vector<int> firstColumn(std::size_t(w) + 1);
     for (int x = 0; x <= w; ++x)
-        firstColumn[std::size_t(x)] = cells.x() + int(qint64(x) * cells.width() / w);
+        firstColumn[std::size_t(x)] = cells.x() + int(attn::poolStart(x, cells.width(), w));
     uchar *const bits = m_image.bits();
     const qsizetype bytesPerLine = m_image.bytesPerLine();
+    // The pass's pooled picture when it is the one wanted: a head kept only
+    // as its q and k needs no row computed for its thumbnail.
+    const attn::PooledMatrix *pooled = values.pooled();
+    if (pooled && cells == allCells() && pooled->rows() == h && pooled->cols() == w) {
+        for (int y = 0; y < h; ++y) {
+            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
+            for (int x = 0; x < w; ++x) {
+                const float v = pooled->cells(y, x);
+                const int index = int((v + offset) * scale + 0.5);
+                line[x] = std::isnan(v) ? masked : lut[std::size_t(std::clamp(index, 0, kLutSize - 1))];
+            }
+        }
+        m_imageMasked = masked;
+        m_imageCells = cells;
+        m_imageDirty = false;
+        return;
+    }
     // Image lines [y0, y1), reading the matrix row by row: a large result
-    // derives its weights a whole row at a time.
+    // derives its weights a whole row at a time, and computes the rows of a
+    // head kept only as its q and k a line at a time (one matrix product).
     const bool single = values.isSinglePrecision();
+    const bool onDemand = values.isOnDemand();
     const auto paintLines = [&](int y0, int y1) {
         // Double-precision matrices are read in double: scores of 1e300 are
         // valid there and would be infinite in float.
         Eigen::RowVectorXf rowF(nColumns);
         Eigen::RowVectorXd row(nColumns);
+        attn::RowMatrixF computed;
         std::vector<double> best(std::size_t(w), 0.0);
         std::vector<char> any(std::size_t(w), 0);
         for (int y = y0; y < y1; ++y) {
             // A block of rows/columns per pixel; the strongest unmasked value wins
             // so a lone peak stays visible when 4096 tokens share 600 pixels.
-            const int r0 = cells.y() + int(qint64(y) * cells.height() / h);
-            const int r1 = cells.y() + int(qint64(y + 1) * cells.height() / h);
+            const int r0 = cells.y() + int(attn::poolStart(y, cells.height(), h));
+            const int r1 = cells.y() + int(attn::poolStart(y + 1, cells.height(), h));
             std::fill(any.begin(), any.end(), 0);
+            if (onDemand)
+                values.rowsInto(r0, r1 - r0, computed);
             for (int r = r0; r < r1; ++r) {
-                if (single) {
+                if (onDemand) {
+                    row = computed.row(r - r0).cast<double>();
+                } else if (single) {
                     values.rowInto(r, rowF);
                     row = rowF.cast<double>();
                 } else {
@@ -77,7 +101,7 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
                 for (std::size_t x = 0; x < std::size_t(w); ++x) {
                     const int cEnd = std::min(firstColumn[x + 1], visibleEnd);
                     for (int c = firstColumn[x]; c < cEnd; ++c) {
-                        if (!any[x] || std::abs(row[c]) > std::abs(best[x]))
+                        if (!any[x] || attn::strongerThan(row[c], best[x]))
                             best[x] = row[c];
                         any[x] = 1;
                     }

@@ -98,9 +98,13 @@ void HeatmapPainter::updateValues()
     // The range covers what is drawn: masked cells are hatched, not coloured.
     const attn::AttentionMatrix &v = *values();
     double largest = 0.0;
-    for (int r = 0; r < rows(); ++r) {
-        const int visible = result.causal ? std::min(columns(), r + 1) : columns();
-        largest = std::max(largest, v.largestInRow(r, visible, m_showScores));
+    if (v.pooled()) {
+        largest = v.pooled()->largestMagnitude; // weights are never negative: the largest weight
+    } else {
+        for (int r = 0; r < rows(); ++r) {
+            const int visible = result.causal ? std::min(columns(), r + 1) : columns();
+            largest = std::max(largest, v.largestInRow(r, visible, m_showScores));
+        }
     }
     if (!(largest > 0.0) || !std::isfinite(largest))
         largest = 1.0;

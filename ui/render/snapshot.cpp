@@ -6,7 +6,8 @@
 #include <QElapsedTimer>
 #include <new>
 
-SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision, const attn::CancelFlag *cancel)
+SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision, const attn::CancelFlag *cancel,
+                         const attn::HeadsKept &kept)
 {
     auto snapshot = std::make_shared<AttentionSnapshot>();
     // Every view names tokens the same way: a repeated word with its position.
@@ -16,7 +17,7 @@ SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision
     QElapsedTimer timer;
     timer.start();
     try {
-        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision, cancel));
+        snapshot->result = std::make_shared<const attn::AttentionResult>(attn::computeSession(session, precision, cancel, kept));
     } catch (const attn::InputError &e) {
         // No stale numbers on screen: the views show the problem instead.
         snapshot->error = QString::fromStdString(e.what());

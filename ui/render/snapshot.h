@@ -31,8 +31,9 @@ using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
 // Runs the core on `session` and names its tokens as every view does. Never
 // throws: a session that cannot be computed (or whose `cancel` was raised)
 // gives a snapshot whose error says why.
+// `kept`: the heads the views show in full (attn::HeadsKept).
 SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision = attn::Precision::Auto,
-                         const attn::CancelFlag *cancel = nullptr);
+                         const attn::CancelFlag *cancel = nullptr, const attn::HeadsKept &kept = attn::HeadsKept::all());
 
 // Layer `layer` of a model as the single-layer views draw it (result: from
 // attn::layerAttention, or null when there is none yet): the tokens' texts

@@ -15,8 +15,9 @@ namespace {
 
 constexpr qreal kMargin = 4;
 constexpr qreal kGap = 8;
-// A tile's matrix never needs more pixels than this: larger ones are pooled.
-constexpr int kTileImageSize = 256;
+// A tile's matrix never needs more pixels than this: larger ones are pooled,
+// by the forward pass itself for large results (attn::PooledMatrix).
+constexpr int kTileImageSize = attn::kThumbnailSide;
 
 int gridColumns(int tiles)
 {
