@@ -10,6 +10,8 @@
 
 #include <immintrin.h>
 
+#include "model/attentionkernels.h" // RowExtras: a plain struct, no inline code
+
 namespace attn::kernels::avx512 {
 
 namespace {

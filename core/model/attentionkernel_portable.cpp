@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "model/attentionkernels.h" // RowExtras: a plain struct, no inline code
+
 namespace attn::kernels::portable {
 
 namespace {

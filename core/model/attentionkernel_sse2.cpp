@@ -4,6 +4,8 @@
 
 #include <immintrin.h>
 
+#include "model/attentionkernels.h" // RowExtras: a plain struct, no inline code
+
 namespace attn::kernels::sse2 {
 
 namespace {

@@ -99,20 +99,38 @@ inline Reg exponential(Reg x)
     return multiply(y, powerOfTwo(n));
 }
 
-} // namespace
-
-void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum)
+// The softmax of one row (see softmax below), and what else is done with the
+// row while it is in registers (RowExtras): Pool pools the raw scores and
+// the weights into a thumbnail line, Sum adds the weights to the heads' sum.
+template<bool Pool, bool Sum>
+inline void softmaxRow(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
+                       const RowExtras *extras)
 {
     const long full = visible / kWidth * kWidth, rest = visible - full;
     const float minusInfinity = -__builtin_huge_valf();
-    const Reg s = broadcast(scale);
+    const Reg s = broadcast(scale), minusOne = broadcast(-1.0f);
     // Two passes over `in`, each scaling it again (the same products), and
     // one over `out`: a pass that only stored the scaled scores cost more.
     Reg top = broadcast(minusInfinity);
-    for (long j = 0; j < full; j += kWidth)
-        top = larger(top, multiply(loadu(in + j), s));
-    if (rest)
-        top = larger(top, firstLanes(multiply(loadPart(in + full, rest), s), rest, minusInfinity));
+    for (long j = 0; j < full; j += kWidth) {
+        const Reg x = loadu(in + j);
+        top = larger(top, multiply(x, s));
+        if constexpr (Pool) {
+            const Reg negated = multiply(x, minusOne);
+            storeu(extras->high + j, extras->firstRow ? x : larger(loadu(extras->high + j), x));
+            storeu(extras->low + j, extras->firstRow ? negated : larger(loadu(extras->low + j), negated));
+        }
+    }
+    if (rest) {
+        const Reg x = loadPart(in + full, rest);
+        top = larger(top, firstLanes(multiply(x, s), rest, minusInfinity));
+        if constexpr (Pool) {
+            const Reg negated = multiply(x, minusOne);
+            storePart(extras->high + full, extras->firstRow ? x : larger(loadPart(extras->high + full, rest), x), rest);
+            storePart(extras->low + full,
+                      extras->firstRow ? negated : larger(loadPart(extras->low + full, rest), negated), rest);
+        }
+    }
     float lanes[kWidth];
     storeu(lanes, top);
     float largest = lanes[0];
@@ -141,14 +159,48 @@ void softmax(const float *in, float *out, long visible, float scale, float *max,
     // much as the exponentials, for a difference of one rounding.
     const float inverse = 1.0f / sum;
     const Reg factor = broadcast(inverse);
-    for (long j = 0; j < full; j += kWidth)
-        storeu(out + j, multiply(loadu(out + j), factor));
-    if (rest)
-        storePart(out + full, multiply(loadPart(out + full, rest), factor), rest);
+    for (long j = 0; j < full; j += kWidth) {
+        const Reg w = multiply(loadu(out + j), factor);
+        storeu(out + j, w);
+        if constexpr (Pool)
+            storeu(extras->weightHigh + j, extras->firstRow ? w : larger(loadu(extras->weightHigh + j), w));
+        if constexpr (Sum)
+            storeu(extras->sum + j, extras->firstTerm ? w : add(loadu(extras->sum + j), w));
+    }
+    if (rest) {
+        const Reg w = multiply(loadPart(out + full, rest), factor);
+        storePart(out + full, w, rest);
+        if constexpr (Pool)
+            storePart(extras->weightHigh + full,
+                      extras->firstRow ? w : larger(loadPart(extras->weightHigh + full, rest), w), rest);
+        if constexpr (Sum)
+            storePart(extras->sum + full, extras->firstTerm ? w : add(loadPart(extras->sum + full, rest), w), rest);
+    }
     if (max) {
         *max = largest;
         *inverseSum = inverse;
     }
+}
+
+} // namespace
+
+void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum)
+{
+    softmaxRow<false, false>(in, out, visible, scale, max, inverseSum, nullptr);
+}
+
+void softmaxWithExtras(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
+                       const RowExtras &extras)
+{
+    const bool pool = extras.high != nullptr, sum = extras.sum != nullptr;
+    if (pool && sum)
+        softmaxRow<true, true>(in, out, visible, scale, max, inverseSum, &extras);
+    else if (pool)
+        softmaxRow<true, false>(in, out, visible, scale, max, inverseSum, &extras);
+    else if (sum)
+        softmaxRow<false, true>(in, out, visible, scale, max, inverseSum, &extras);
+    else
+        softmaxRow<false, false>(in, out, visible, scale, max, inverseSum, &extras);
 }
 
 void largest(const float *in, long count, float sign, float *into)
@@ -159,6 +211,31 @@ void largest(const float *in, long count, float sign, float *into)
         storeu(into + j, larger(loadu(into + j), multiply(loadu(in + j), s)));
     if (rest)
         storePart(into + full, larger(loadPart(into + full, rest), multiply(loadPart(in + full, rest), s)), rest);
+}
+
+void slidingLargest(float *values, long count, long width)
+{
+    // Windows of `span` keys, doubled while they fit: values[c] becomes the
+    // largest of [c, c + span). Ascending, each vector read before it is
+    // written over, so the pass can work in place.
+    long span = 1;
+    for (; 2 * span <= width; span *= 2) {
+        const long end = count - span;
+        long c = 0;
+        for (; c + kWidth <= end; c += kWidth)
+            storeu(values + c, larger(loadu(values + c), loadu(values + c + span)));
+        for (; c < end; ++c)
+            values[c] = values[c] > values[c + span] ? values[c] : values[c + span];
+    }
+    // Two windows of `span` cover one of `width` (span <= width < 2 span).
+    const long shift = width - span, end = count - width + 1;
+    if (shift == 0)
+        return;
+    long c = 0;
+    for (; c + kWidth <= end; c += kWidth)
+        storeu(values + c, larger(loadu(values + c), loadu(values + c + shift)));
+    for (; c < end; ++c)
+        values[c] = values[c] > values[c + shift] ? values[c] : values[c + shift];
 }
 
 void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds)

@@ -11,6 +11,9 @@ namespace attn::kernels {
     void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);      \
     void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);            \
     void largest(const float *in, long count, float sign, float *into);                                             \
+    void softmaxWithExtras(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,     \
+                           const RowExtras &extras);                                                                \
+    void slidingLargest(float *values, long count, long width);                                                     \
     }
 #if defined(__x86_64__)
 ATTN_DECLARE_KERNELS(avx512)
@@ -25,11 +28,19 @@ namespace {
 
 // Vector width, panel width (kWidth * kVectors) and rows as each file sets them.
 #if defined(__x86_64__)
-constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context, avx512::softmax, avx512::largest};
-constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context, avx2::softmax, avx2::largest};
-constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context, sse2::softmax, sse2::largest};
+constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context,
+                                avx512::softmax, avx512::largest, avx512::softmaxWithExtras,
+                                avx512::slidingLargest};
+constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context,
+                                avx2::softmax, avx2::largest, avx2::softmaxWithExtras,
+                                avx2::slidingLargest};
+constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context,
+                                sse2::softmax, sse2::largest, sse2::softmaxWithExtras,
+                                sse2::slidingLargest};
 #else
-constexpr AttentionKernels kPortable{"portable", 1, 4, 6, portable::scores, portable::context, portable::softmax, portable::largest};
+constexpr AttentionKernels kPortable{"portable", 1, 4, 6, portable::scores, portable::context,
+                                portable::softmax, portable::largest, portable::softmaxWithExtras,
+                                portable::slidingLargest};
 #endif
 
 struct Runnable

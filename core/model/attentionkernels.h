@@ -11,6 +11,21 @@
 
 namespace attn::kernels {
 
+// What softmaxWithExtras also does with a row while it is in registers;
+// each part is skipped when its pointer is null.
+struct RowExtras
+{
+    // Pooling a thumbnail line: high[j] = max(high[j], in[j]) and
+    // low[j] = max(low[j], -in[j]) over the raw scores, weightHigh[j] =
+    // max(weightHigh[j], out[j]) over the weights (all three, or none).
+    float *high = nullptr, *low = nullptr, *weightHigh = nullptr;
+    bool firstRow = false; // the line's first row: its values are stored, not compared
+    // The heads' summed weights: sum[j] = out[j] for the first head
+    // (firstTerm), sum[j] + out[j] for the others.
+    float *sum = nullptr;
+    bool firstTerm = false;
+};
+
 struct AttentionKernels
 {
     const char *name;  // "avx512", "avx2" or "sse2"
@@ -35,6 +50,14 @@ struct AttentionKernels
     // into[j] = max(into[j], sign * in[j]) for j < count: pooling a block of
     // rows into one line of a thumbnail (sign -1 keeps the smallest, negated).
     void (*largest)(const float *in, long count, float sign, float *into);
+    // softmax, and the RowExtras of the row (over [0, visible) only), the
+    // weights the same bits as softmax's.
+    void (*softmaxWithExtras)(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
+                              const RowExtras &extras);
+    // In place: values[c] becomes the largest of the `width` values from c
+    // on, for c <= count - width (later ones are left undefined): the
+    // largest of a thumbnail cell's keys is then at most two reads.
+    void (*slidingLargest)(float *values, long count, long width);
 };
 
 // The set attention uses: the fastest this processor (and its operating

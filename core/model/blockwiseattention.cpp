@@ -29,6 +29,7 @@ using kernels::AttentionKernels;
 struct Pooling
 {
     Index lines = 0, columns = 0;
+    Index narrowest = 1; // keys of the narrowest cell: every cell has this many or one more
     std::vector<Index> lineStart, columnStart;
     std::vector<Index> lineOf; // per query row
 };
@@ -58,6 +59,7 @@ Pooling poolingFor(Index n, Index m, Index side)
         p.lineStart.push_back(poolStart(y, n, p.lines));
     for (Index x = 0; x <= p.columns; ++x)
         p.columnStart.push_back(poolStart(x, m, p.columns));
+    p.narrowest = m / p.columns;
     p.lineOf.resize(std::size_t(n));
     for (Index y = 0; y < p.lines; ++y)
         std::fill(p.lineOf.begin() + p.lineStart[std::size_t(y)], p.lineOf.begin() + p.lineStart[std::size_t(y) + 1],
@@ -206,36 +208,57 @@ void keepRows(const float *from, Index lds, Index rows, Index seen, float *to, I
     }
 }
 
-// Starts a thumbnail line: nothing seen yet among keys [0, count).
-void startLine(Index count, std::initializer_list<std::vector<float> *> accumulators)
+// Starts a thumbnail line: nothing seen yet among keys [first, end).
+void startLine(Index first, Index end, std::initializer_list<std::vector<float> *> accumulators)
 {
     for (std::vector<float> *a : accumulators)
-        std::fill_n(a->data(), count, -std::numeric_limits<float>::infinity());
+        std::fill(a->data() + first, a->data() + end, -std::numeric_limits<float>::infinity());
 }
 
 // Pooled line y from the line's accumulated largest values over keys
 // [0, visible) (the last row's visible keys, the most of any row of the
 // line): each cell the strongest value of its keys (attn::strongerThan); a
 // cell whose keys are all masked is NaN. `low` (the largest negated values)
-// only for scores, which may be negative.
-void finishLine(const Pooling &pooling, Index y, Index visible, const float *high, const float *low,
-                PooledMatrix &into)
+// only for scores, which may be negative. Both are used up.
+void finishLine(const AttentionKernels &kernels, const Pooling &pooling, Index y, Index visible, float *high,
+                float *low, PooledMatrix &into)
 {
+    // Every cell spans `narrow` keys or one more: after slidingLargest the
+    // largest of a cell is at most two reads, not a loop. The one cell the
+    // mask cuts short is read first, before the windows overwrite it.
+    const Index narrow = pooling.narrowest;
+    const auto largestOf = [](const float *values, Index c0, Index c1) {
+        float largest = values[c0];
+        for (Index c = c0 + 1; c < c1; ++c)
+            largest = std::max(largest, values[c]);
+        return largest;
+    };
+    Index cutX = -1;
+    float cutHigh = 0.0f, cutLow = 0.0f;
+    for (Index x = 0; x < pooling.columns; ++x) {
+        const Index c0 = pooling.columnStart[std::size_t(x)], c1 = pooling.columnStart[std::size_t(x) + 1];
+        if (c0 < visible && visible < c1) {
+            cutX = x;
+            cutHigh = largestOf(high, c0, visible);
+            cutLow = low ? largestOf(low, c0, visible) : 0.0f;
+            break;
+        }
+    }
+    if (visible >= narrow) {
+        kernels.slidingLargest(high, long(visible), long(narrow));
+        if (low)
+            kernels.slidingLargest(low, long(visible), long(narrow));
+    }
     float *cells = into.cells.data() + y * pooling.columns;
     for (Index x = 0; x < pooling.columns; ++x) {
-        const Index c0 = pooling.columnStart[std::size_t(x)];
-        const Index c1 = std::min(pooling.columnStart[std::size_t(x) + 1], visible);
-        if (c0 >= c1) {
+        const Index c0 = pooling.columnStart[std::size_t(x)], c1 = pooling.columnStart[std::size_t(x) + 1];
+        if (c0 >= visible) {
             cells[x] = std::numeric_limits<float>::quiet_NaN();
             continue;
         }
-        float largest = high[c0];
-        for (Index c = c0 + 1; c < c1; ++c)
-            largest = std::max(largest, high[c]);
+        const float largest = x == cutX ? cutHigh : std::max(high[c0], high[c1 - narrow]);
         if (low) {
-            float smallest = -low[c0];
-            for (Index c = c0 + 1; c < c1; ++c)
-                smallest = std::min(smallest, -low[c]);
+            const float smallest = -(x == cutX ? cutLow : std::max(low[c0], low[c1 - narrow]));
             cells[x] = -smallest > largest ? smallest : largest; // the larger on a tie
         } else {
             cells[x] = largest;
@@ -279,35 +302,35 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
         for (Index r = 0; r < rows; ++r) {
             const Index i = r0 + r, visible = visibleKeys(job, i);
             float *row = s + r * lds;
+            // Pooled and summed while the row is in registers.
+            kernels::RowExtras extras;
             if (pooled) {
-                if (opensLine(i))
-                    startLine(visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
+                // The first row of a line stores its values; keys only later
+                // rows see (under the mask) start as nothing seen.
+                extras.firstRow = opensLine(i);
+                if (extras.firstRow)
+                    startLine(visible, visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
                               {&scratch.highScore, &scratch.lowScore, &scratch.highWeight});
-                k.largest(row, long(visible), 1.0f, scratch.highScore.data());
-                k.largest(row, long(visible), -1.0f, scratch.lowScore.data());
+                extras.high = scratch.highScore.data();
+                extras.low = scratch.lowScore.data();
+                extras.weightHigh = scratch.highWeight.data();
             }
-            if (job.statistics)
-                k.softmax(row, row, long(visible), job.scale, &out.rowStatistics[h].max[i],
-                          &out.rowStatistics[h].inverseSum[i]);
-            else
-                k.softmax(row, row, long(visible), job.scale, nullptr, nullptr);
-            std::fill(row + visible, row + seen, 0.0f);
-            if (pooled) {
-                k.largest(row, long(visible), 1.0f, scratch.highWeight.data());
-                if (closesLine(i)) {
-                    const Index y = pooling.lineOf[std::size_t(i)];
-                    finishLine(pooling, y, visible, scratch.highScore.data(), scratch.lowScore.data(),
-                               out.pooledScores[h]);
-                    finishLine(pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
-                }
-            }
+            float *total = job.sumWeights ? sum + r * lds : nullptr;
             if (job.sumWeights) {
-                float *total = sum + r * lds;
-                if (head == 0)
-                    std::copy_n(row, seen, total);
-                else
-                    for (Index j = 0; j < visible; ++j)
-                        total[j] += row[j];
+                extras.sum = total;
+                extras.firstTerm = head == 0;
+            }
+            k.softmaxWithExtras(row, row, long(visible), job.scale,
+                                job.statistics ? &out.rowStatistics[h].max[i] : nullptr,
+                                job.statistics ? &out.rowStatistics[h].inverseSum[i] : nullptr, extras);
+            std::fill(row + visible, row + seen, 0.0f);
+            if (job.sumWeights && head == 0)
+                std::fill(total + visible, total + seen, 0.0f);
+            if (pooled && closesLine(i)) {
+                const Index y = pooling.lineOf[std::size_t(i)];
+                finishLine(k, pooling, y, visible, scratch.highScore.data(), scratch.lowScore.data(),
+                           out.pooledScores[h]);
+                finishLine(k, pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
             }
         }
         if (!job.statistics)
@@ -327,11 +350,11 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
             for (Index r = 0; r < rows; ++r) {
                 const Index i = r0 + r, visible = visibleKeys(job, i);
                 if (opensLine(i))
-                    startLine(visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
+                    startLine(0, visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
                               {&scratch.highSum});
                 k.largest(sum + r * lds, long(visible), 1.0f, scratch.highSum.data());
                 if (closesLine(i))
-                    finishLine(pooling, pooling.lineOf[std::size_t(i)], visible, scratch.highSum.data(), nullptr,
+                    finishLine(k, pooling, pooling.lineOf[std::size_t(i)], visible, scratch.highSum.data(), nullptr,
                                out.pooledWeightSum);
             }
         }
