@@ -1,5 +1,6 @@
 #include "attentionmatrix.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -21,9 +22,23 @@ AttentionMatrix AttentionMatrix::softmaxOf(std::shared_ptr<const RowMatrixF> sco
     if (!scores || rowMax.size() != scores->rows() || rowInverseSum.size() != scores->rows())
         throw std::logic_error("AttentionMatrix::softmaxOf: one maximum and one sum per row");
     AttentionMatrix m(std::move(scores));
+    m.m_statistics = true;
     m.m_softmax = true;
     m.m_causal = causal;
     m.m_scale = scale;
+    m.m_rowMax = std::move(rowMax);
+    m.m_rowInverseSum = std::move(rowInverseSum);
+    return m;
+}
+
+AttentionMatrix AttentionMatrix::storedWeights(std::shared_ptr<const RowMatrixF> weights, bool causal,
+                                               Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum)
+{
+    if (!weights || rowMax.size() != weights->rows() || rowInverseSum.size() != weights->rows())
+        throw std::logic_error("AttentionMatrix::storedWeights: one maximum and one sum per row");
+    AttentionMatrix m(std::move(weights));
+    m.m_statistics = true;
+    m.m_causal = causal;
     m.m_rowMax = std::move(rowMax);
     m.m_rowInverseSum = std::move(rowInverseSum);
     return m;
@@ -51,6 +66,7 @@ AttentionMatrix AttentionMatrix::weightsOnDemand(std::shared_ptr<const Factors> 
     AttentionMatrix m = scoresOnDemand(std::move(factors), first, width);
     if (rowMax.size() != m.m_rows || rowInverseSum.size() != m.m_rows)
         throw std::logic_error("AttentionMatrix::weightsOnDemand: one maximum and one sum per row");
+    m.m_statistics = true;
     m.m_softmax = true;
     m.m_causal = causal;
     m.m_scale = scale;
@@ -145,7 +161,7 @@ double AttentionMatrix::largestInRow(Eigen::Index r, Eigen::Index count, bool ma
     if (count <= 0)
         return 0.0;
     const Eigen::Index visible = m_causal ? std::min(r + 1, m_cols) : m_cols;
-    if (m_softmax && count >= visible)
+    if (m_statistics && count >= visible)
         return m_rowInverseSum[r]; // weights are never negative: value and magnitude agree
     const Eigen::RowVectorXd values = row(r).head(count);
     return magnitude ? values.cwiseAbs().maxCoeff() : values.maxCoeff();
@@ -155,7 +171,7 @@ bool AttentionMatrix::allFinite() const
 {
     if (!isSinglePrecision())
         return allFiniteFast(m_double);
-    if (m_softmax) // +inf or NaN among the scores makes the row's maximum or sum so; -inf is a weight of 0
+    if (m_statistics) // +inf or NaN among the scores makes the row's maximum or sum so; -inf is a weight of 0
         return m_rowMax.allFinite() && m_rowInverseSum.allFinite();
     if (m_factors) // a NaN or infinite score needs a NaN or infinite factor, or a product past float's range
         return m_pooled ? std::isfinite(m_pooled->largestMagnitude)
@@ -182,12 +198,16 @@ AttentionMatrix averageOf(const std::vector<const AttentionMatrix *> &matrices)
                 sum.row(r) += m->row(r);
         return AttentionMatrix(RowMatrixD(sum / count));
     }
+    // A block of rows at a time: a head computed on demand gives them by one
+    // matrix product (rowsInto), not one per row.
+    constexpr Eigen::Index kBlock = 64;
     auto sum = std::make_shared<RowMatrixF>(RowMatrixF::Zero(rows, cols));
-    Eigen::RowVectorXf line(cols);
+    RowMatrixF block;
     for (const AttentionMatrix *m : matrices)
-        for (Eigen::Index r = 0; r < rows; ++r) {
-            m->rowInto(r, line);
-            sum->row(r) += line;
+        for (Eigen::Index r = 0; r < rows; r += kBlock) {
+            const Eigen::Index taken = std::min(kBlock, rows - r);
+            m->rowsInto(r, taken, block);
+            sum->middleRows(r, taken) += block;
         }
     *sum /= float(count);
     return AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(sum)));

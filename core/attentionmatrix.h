@@ -44,6 +44,12 @@ public:
     static AttentionMatrix softmaxOf(std::shared_ptr<const RowMatrixF> scores, float scale, bool causal,
                                      Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
 
+    // Weights stored as the pass computed them, with the row statistics they
+    // were computed with: a row's largest weight and the check for overflow
+    // read the statistics, not the n x m weights.
+    static AttentionMatrix storedWeights(std::shared_ptr<const RowMatrixF> weights, bool causal,
+                                         Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
+
     // Scores kept as the projections they come from: row r is q_r . k_j for
     // every key j, with q and k columns [first, first + width) of `factors`
     // (every head's side by side). Rows are computed when asked, in float.
@@ -94,7 +100,9 @@ private:
     std::shared_ptr<const Factors> m_factors;
     Eigen::Index m_firstFactor = 0, m_factorWidth = 0;
     std::shared_ptr<const PooledMatrix> m_pooled;
-    // Only for a softmax over single-precision scores:
+    // For a softmax over single-precision scores, derived (m_softmax) or
+    // stored (storedWeights): the row statistics are known.
+    bool m_statistics = false;
     bool m_softmax = false;
     bool m_causal = false;
     float m_scale = 1.0f;

@@ -66,39 +66,33 @@ const Eigen::MatrixXf &outputWeights(const CompletedWeights &w, float) { return 
 Eigen::MatrixXd intoDouble(Eigen::MatrixXd &&m) { return std::move(m); }
 Eigen::MatrixXd intoDouble(Eigen::MatrixXf &&m) { return columnsAs<double, float>(m, 0, m.cols()); }
 
-// Head h's scores and weights into `head`: in double both as computed; in
-// float the scores, with the weights derived from them and the row statistics.
-void keepHeadMatrices(HeadResult &head, AttentionOutput<double> &out, std::size_t h, double, bool)
+// Head h's scores and weights into `head`, in double, both as computed.
+void keepHeadMatrices(HeadResult &head, AttentionOutput<double> &out, std::size_t h)
 {
     head.scores = AttentionMatrix(std::move(out.scores[h]));
     head.weights = AttentionMatrix(std::move(out.weights[h]));
 }
 
-void keepHeadMatrices(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal)
+// Head h in float: its weights as the pass computed them when it is kept in
+// full, else derived when asked from scores computed again from q and k; its
+// scores always computed when asked (a view rarely shows them); both with
+// their thumbnails when the pass pooled them.
+void keepHead(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal,
+              const std::shared_ptr<const AttentionMatrix::Factors> &factors, Eigen::Index dk)
 {
     RowStatistics<float> &rows = out.rowStatistics[h];
-    if (out.scores[h].size() > 0) {
-        auto scores = std::make_shared<const RowMatrixF>(std::move(out.scores[h]));
-        head.weights = AttentionMatrix::softmaxOf(scores, float(scale), causal, std::move(rows.max),
-                                                  std::move(rows.inverseSum));
-        head.scores = AttentionMatrix(std::move(scores));
-    }
+    const Eigen::Index first = Eigen::Index(h) * dk;
+    if (out.weights[h].size() > 0)
+        head.weights = AttentionMatrix::storedWeights(std::make_shared<const RowMatrixF>(std::move(out.weights[h])),
+                                                      causal, std::move(rows.max), std::move(rows.inverseSum));
+    else
+        head.weights = AttentionMatrix::weightsOnDemand(factors, first, dk, float(scale), causal, std::move(rows.max),
+                                                        std::move(rows.inverseSum));
+    head.scores = AttentionMatrix::scoresOnDemand(factors, first, dk);
     if (!out.pooledWeights.empty()) {
         head.weights.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledWeights[h])));
         head.scores.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledScores[h])));
     }
-}
-
-// A head whose scores were not kept: computed again from its q and k when asked.
-void keepHeadFactors(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal,
-                     const std::shared_ptr<const AttentionMatrix::Factors> &factors, Eigen::Index dk)
-{
-    RowStatistics<float> &rows = out.rowStatistics[h];
-    const Eigen::Index first = Eigen::Index(h) * dk;
-    head.weights = AttentionMatrix::weightsOnDemand(factors, first, dk, float(scale), causal, std::move(rows.max),
-                                                    std::move(rows.inverseSum));
-    head.scores = AttentionMatrix::scoresOnDemand(factors, first, dk);
-    keepHeadMatrices(head, out, h, scale, causal);
 }
 
 // The heads' summed weights divided by their number.
@@ -202,8 +196,15 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
         projections.keys() = projectHeads(y, in.weights.key, in.weights.keySingle);
         v = projectHeads(y, in.weights.value, in.weights.valueSingle);
     }
-    const ColumnMatrix<S> &queries = simplified ? x : projections.queries();
-    const ColumnMatrix<S> &keys = simplified ? y : projections.keys();
+    if constexpr (single) {
+        // Simplified heads' scores are computed again from the inputs themselves.
+        if (simplified) {
+            projections.queries() = x;
+            projections.keys() = y;
+        }
+    }
+    const ColumnMatrix<S> &queries = simplified && !single ? x : projections.queries();
+    const ColumnMatrix<S> &keys = simplified && !single ? y : projections.keys();
     const ColumnMatrix<S> &values = simplified ? y : v;
     if constexpr (single) {
         if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
@@ -215,15 +216,16 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     settings.causal = config.causal;
     settings.scale = in.scale;
     settings.cancel = in.cancel;
-    // Double keeps every matrix. Float keeps the scores and each row's
-    // statistics, not the weights: they are derived again when shown.
+    // Double keeps every matrix. Float keeps each row's statistics and the
+    // weights of the heads kept in full; scores, and the other heads'
+    // weights, are computed again when shown.
     if constexpr (single) {
         settings.weightsKept = WeightsKept::RowStatistics;
         if (pooled)
             settings.poolSide = kThumbnailSide;
         if (!keptAll)
             for (int h = 0; h < computed; ++h)
-                settings.scoresKept.push_back(in.kept.keeps(h));
+                settings.inFull.push_back(in.kept.keeps(h));
     } else {
         settings.keepScores = true;
     }
@@ -245,13 +247,10 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
             head.values = columnsAs<double, S>(values, h * dk, dk);
         }
         head.context = out.context.middleCols(h * dk, dk).template cast<double>(); // stored by rows
-        if constexpr (single) {
-            if (!keptAll && !in.kept.keeps(h)) {
-                keepHeadFactors(head, out, std::size_t(h), in.scale, config.causal, projections.shared, dk);
-                continue;
-            }
-        }
-        keepHeadMatrices(head, out, std::size_t(h), in.scale, config.causal);
+        if constexpr (single)
+            keepHead(head, out, std::size_t(h), in.scale, config.causal, projections.shared, dk);
+        else
+            keepHeadMatrices(head, out, std::size_t(h));
     }
     for (int h = computed; h < config.heads; ++h)
         result.heads[std::size_t(h)] = result.heads.front();

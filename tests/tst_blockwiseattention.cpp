@@ -9,6 +9,7 @@
 
 #include "model/attentionkernels.h"
 #include "model/attentionop.h"
+#include "pooledbyhand.h"
 
 #include <QTest>
 #include <cmath>
@@ -180,8 +181,16 @@ private slots:
         settings.scale = 1.3 / std::sqrt(double(dk));
         const Mode kind = Mode(mode);
         settings.keepScores = kind == Mode::MatricesWithScores;
-        if (kind == Mode::RowStatistics)
+        if (kind == Mode::RowStatistics) {
+            // Head 0's weights kept, the others' derived from their scores
+            // (kept here to check the statistics); every head pooled into
+            // thumbnails of at most 7 cells a side.
             settings.weightsKept = WeightsKept::RowStatistics;
+            settings.keepScores = true;
+            settings.inFull.assign(std::size_t(heads), false);
+            settings.inFull[0] = true;
+            settings.poolSide = 7;
+        }
         if (kind == Mode::SummedWithOneOff || kind == Mode::RowStatistics)
             settings.sumWeights = true;
         const int off = heads > 1 ? 1 : 0;
@@ -192,20 +201,32 @@ private slots:
         const AttentionOutput<float> out = attention<float>(q, k, v, settings);
 
         const bool statistics = kind == Mode::RowStatistics;
-        QCOMPARE(out.weights.size(), statistics ? std::size_t(0) : std::size_t(heads));
-        QCOMPARE(out.scores.size(), statistics || settings.keepScores ? std::size_t(heads) : std::size_t(0));
+        QCOMPARE(out.weights.size(), std::size_t(heads));
+        QCOMPARE(out.scores.size(), settings.keepScores ? std::size_t(heads) : std::size_t(0));
         QCOMPARE(out.context.rows(), Index(n));
         QCOMPARE(out.context.cols(), Index(heads * dv));
         MatD sum = MatD::Zero(n, m);
         for (int h = 0; h < heads; ++h) {
             const Reference r = referenceHead(q, k, v, h, heads, settings.scale, causal);
             MatF w;
-            if (statistics) {
+            if (statistics && h > 0) {
+                QCOMPARE(out.weights[std::size_t(h)].size(), Index(0));
                 const RowStatistics<float> &rows = out.rowStatistics[std::size_t(h)];
                 QCOMPARE(rows.max.size(), Index(n));
                 w = weightsFromStatistics(out.scores[std::size_t(h)], rows, float(settings.scale), causal);
             } else {
                 w = out.weights[std::size_t(h)];
+            }
+            if (statistics) {
+                // The thumbnails: the pooling of the scores as computed, and
+                // of the weights to float's rounding (head 0's exactly).
+                const PooledMatrix &scoreCells = out.pooledScores[std::size_t(h)];
+                const PooledMatrix &weightCells = out.pooledWeights[std::size_t(h)];
+                QCOMPARE(scoreCells.rows(), Index(std::min(n, 7)));
+                QCOMPARE(scoreCells.cols(), Index(std::min(m, 7)));
+                QCOMPARE(pooledDifference(scoreCells.cells, pooledByHand(out.scores[std::size_t(h)], causal, 7)), 0.0);
+                QVERIFY(pooledDifference(weightCells.cells, pooledByHand(w, causal, 7)) <= (h == 0 ? 0.0 : 1e-6));
+                QVERIFY(pooledDifference(weightCells.cells, pooledByHand(r.weights, causal, 7)) < 1e-5);
             }
             if (!out.scores.empty())
                 QVERIFY(scoresMatch(out.scores[std::size_t(h)], r, dk)); // masked scores too
@@ -225,6 +246,8 @@ private slots:
             QVERIFY(largestDifference(out.weightSum.cast<double>(), sum) < 1e-5 * heads);
         else
             QCOMPARE(out.weightSum.size(), Index(0));
+        if (statistics)
+            QCOMPARE(pooledDifference(out.pooledWeightSum.cells, pooledByHand(out.weightSum, causal, 7)), 0.0);
 
         // Stored by columns, as sessions hold Q, K and V: the same numbers to the last bit.
         const Eigen::MatrixXf qc = q, kc = k, vc = v;

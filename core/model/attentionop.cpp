@@ -50,10 +50,10 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
     if (heads < 1 || queries.cols() % heads != 0 || keys.cols() != queries.cols() || values.rows() != m
         || values.cols() % heads != 0 || (settings.causal && m < n)
         || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads)
-        || (!settings.scoresKept.empty() && int(settings.scoresKept.size()) != heads))
+        || (!settings.inFull.empty() && int(settings.inFull.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
-    if (!std::is_same_v<S, float> && (settings.poolSide > 0 || !settings.scoresKept.empty()))
-        throw std::invalid_argument("attention: thumbnails and scores of some heads only are computed in float");
+    if (!std::is_same_v<S, float> && settings.poolSide > 0)
+        throw std::invalid_argument("attention: thumbnails are computed in float");
     // Float goes block by block (model/blockwiseattention.h); double keeps
     // whole products, the numbers session fingerprints were taken from.
     if constexpr (std::is_same_v<S, float>)
@@ -61,7 +61,7 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
             return detail::blockwiseAttention(queries, keys, values, settings);
     const Eigen::Index dk = queries.cols() / heads, dv = values.cols() / heads;
     const bool statistics = settings.weightsKept == WeightsKept::RowStatistics;
-    const bool keepScores = settings.keepScores || statistics;
+    const bool keepScores = settings.keepScores;
     const S scale = S(settings.scale);
 
     AttentionOutput<S> out;
@@ -69,15 +69,15 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
         out.scores.resize(std::size_t(heads));
     if (statistics)
         out.rowStatistics.resize(std::size_t(heads));
-    else
-        out.weights.resize(std::size_t(heads));
+    out.weights.resize(std::size_t(heads));
     out.context.resize(n, values.cols());
     RowMatrix<S> scratch; // the weights of one head at a time, when they are not kept
     for (int h = 0; h < heads; ++h) {
         stopIfCancelled(settings.cancel);
         const auto q = queries.middleCols(h * dk, dk);
         const auto k = keys.middleCols(h * dk, dk);
-        RowMatrix<S> &w = statistics ? scratch : out.weights[std::size_t(h)];
+        const bool kept = !statistics || settings.inFull.empty() || settings.inFull[std::size_t(h)];
+        RowMatrix<S> &w = kept ? out.weights[std::size_t(h)] : scratch;
         w.resize(n, m);
         RowStatistics<S> *rows = statistics ? &out.rowStatistics[std::size_t(h)] : nullptr;
         if (keepScores) {

@@ -18,9 +18,11 @@ namespace attn {
 // What a head leaves behind besides its context.
 enum class WeightsKept {
     Matrices,      // each head's weights, n x m
-    RowStatistics, // no weights: the raw scores and each row's statistics, from which
-                   // AttentionMatrix::softmaxOf derives a weight when asked (at 4096
-                   // tokens and 8 heads 0.6 GB instead of 2.1 GB)
+    RowStatistics, // each row's statistics of every head, and the weights of the heads in
+                   // AttentionSettings::inFull only: the others' weights are derived again
+                   // when asked, from scores computed again from q and k
+                   // (AttentionMatrix::weightsOnDemand). At 4096 tokens and 8 heads one
+                   // head's 64 MiB instead of 8.
 };
 
 struct AttentionSettings
@@ -33,10 +35,10 @@ struct AttentionSettings
     // returned, but their context is zero, so they add nothing to the output.
     std::vector<bool> switchedOff; // empty, or one flag per head
     WeightsKept weightsKept = WeightsKept::Matrices;
-    // With WeightsKept::RowStatistics: the heads whose raw scores are kept
+    // With WeightsKept::RowStatistics: the heads whose weights are kept
     // (empty: every head). The others keep only their row statistics (and
     // their pooled pictures): the window shows one head in full.
-    std::vector<bool> scoresKept;
+    std::vector<bool> inFull;
     // Above 0 (float only): each head's weights and visible scores, and with
     // sumWeights the summed weights, pooled into at most this many cells a
     // side (PooledMatrix), while they are in the cache.
@@ -61,9 +63,8 @@ template<typename S>
 struct AttentionOutput
 {
     std::vector<RowMatrix<S>> weights;           // per head, n x m: rows sum to 1, masked entries exactly 0
-                                                 // (empty when WeightsKept::RowStatistics)
-    std::vector<RowMatrix<S>> scores;            // per head, n x m raw q.k; empty unless keepScores or
-                                                 // WeightsKept::RowStatistics
+                                                 // (with WeightsKept::RowStatistics, 0 x 0 for heads not inFull)
+    std::vector<RowMatrix<S>> scores;            // per head, n x m raw q.k; empty unless keepScores
     std::vector<RowStatistics<S>> rowStatistics; // per head; only with WeightsKept::RowStatistics
     RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights
     std::vector<PooledMatrix> pooledWeights, pooledScores; // per head; only with poolSide

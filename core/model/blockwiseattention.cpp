@@ -185,7 +185,7 @@ struct Job
     Pooling pooling; // no lines: no thumbnails
     int heads;
     bool causal, statistics, keepScores, sumWeights;
-    std::vector<bool> scoresKept; // per head
+    std::vector<bool> inFull; // per head: its weights are kept
     float scale;
     const std::vector<bool> *switchedOff;
     const CancelFlag *cancel;
@@ -293,7 +293,7 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
         const std::size_t h = std::size_t(head);
         const PackedHead &packed = job.packed[h];
         // Masked scores too when they are kept: they are shown.
-        const bool keepScores = job.keepScores && job.scoresKept[h];
+        const bool keepScores = job.keepScores;
         const Index scored = keepScores ? m : seen;
         k.scores(packed.queries.get() + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk), long(scored), s,
                  long(lds));
@@ -333,7 +333,7 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 finishLine(k, pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
             }
         }
-        if (!job.statistics)
+        if (job.inFull[h])
             keepRows(s, lds, rows, seen, out.weights[h].data() + r0 * m, m);
 
         auto context = out.context.block(r0, Index(head) * job.dv, rows, job.dv);
@@ -405,9 +405,9 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.heads = heads;
     job.causal = settings.causal;
     job.statistics = settings.weightsKept == WeightsKept::RowStatistics;
-    job.keepScores = settings.keepScores || job.statistics;
-    job.scoresKept = settings.scoresKept;
-    job.scoresKept.resize(std::size_t(heads), settings.scoresKept.empty());
+    job.keepScores = settings.keepScores;
+    job.inFull = settings.inFull;
+    job.inFull.resize(std::size_t(heads), settings.inFull.empty() || !job.statistics);
     job.sumWeights = settings.sumWeights;
     job.scale = float(settings.scale);
     job.switchedOff = &settings.switchedOff;
@@ -417,11 +417,9 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.out = &out;
     if (job.keepScores) {
         out.scores.resize(std::size_t(heads));
-        for (std::size_t h = 0; h < out.scores.size(); ++h) {
-            if (!job.scoresKept[h])
-                continue;
-            out.scores[h].resize(n, m);
-            preferLargePages(out.scores[h].data(), out.scores[h].size());
+        for (RowMatrix<float> &s : out.scores) {
+            s.resize(n, m);
+            preferLargePages(s.data(), s.size());
         }
     }
     const bool pooled = job.pooling.lines > 0;
@@ -437,12 +435,13 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
             rows.max.resize(n);
             rows.inverseSum.resize(n);
         }
-    } else {
-        out.weights.resize(std::size_t(heads));
-        for (RowMatrix<float> &w : out.weights) {
-            w.resize(n, m);
-            preferLargePages(w.data(), w.size());
-        }
+    }
+    out.weights.resize(std::size_t(heads));
+    for (std::size_t h = 0; h < out.weights.size(); ++h) {
+        if (!job.inFull[h])
+            continue;
+        out.weights[h].resize(n, m);
+        preferLargePages(out.weights[h].data(), out.weights[h].size());
     }
     if (settings.sumWeights) {
         out.weightSum.resize(n, m);

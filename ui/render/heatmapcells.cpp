@@ -80,7 +80,31 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
         attn::RowMatrixF computed;
         std::vector<double> best(std::size_t(w), 0.0);
         std::vector<char> any(std::size_t(w), 0);
-        for (int y = y0; y < y1; ++y) {
+        const bool cellPerPixel = w == cells.width() && h == cells.height();
+        for (int y = y0; y < y1 && cellPerPixel; ++y) {
+            // One pixel per cell: each value straight to its colour.
+            const int r = cells.y() + y;
+            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
+            const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
+            const auto colour = [&](double v) {
+                return lut[std::size_t(std::clamp(int((v + offset) * scale + 0.5), 0, kLutSize - 1))];
+            };
+            if (onDemand) {
+                // Rows computed 32 at a time, by one matrix product.
+                if ((y - y0) % 32 == 0)
+                    values.rowsInto(r, std::min(32, y1 - y), computed);
+                rowF = computed.row((y - y0) % 32);
+            } else if (single) {
+                values.rowInto(r, rowF);
+            } else {
+                row = values.row(r);
+            }
+            for (int x = 0; x < w; ++x) {
+                const int c = cells.x() + x;
+                line[x] = c >= visibleEnd ? masked : colour(single ? double(rowF[c]) : row[c]);
+            }
+        }
+        for (int y = y0; y < y1 && !cellPerPixel; ++y) {
             // A block of rows/columns per pixel; the strongest unmasked value wins
             // so a lone peak stays visible when 4096 tokens share 600 pixels.
             const int r0 = cells.y() + int(attn::poolStart(y, cells.height(), h));
