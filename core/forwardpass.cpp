@@ -1,6 +1,7 @@
 #include "forwardpass.h"
 
 #include "model/attentionop.h"
+#include "twothreads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -235,7 +236,7 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     AttentionOutput<S> out = attentionByColumns<S>(queries, keys, values, settings);
 
     result.heads.resize(std::size_t(config.heads));
-    for (int h = 0; h < computed; ++h) {
+    const auto fillHead = [&](int h) {
         HeadResult &head = result.heads[std::size_t(h)];
         if (simplified) {
             head.queries = in.queriesFrom;
@@ -251,7 +252,19 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
             keepHead(head, out, std::size_t(h), in.scale, config.causal, projections.shared, dk);
         else
             keepHeadMatrices(head, out, std::size_t(h));
-    }
+    };
+    // The heads' copies for the views in double are memory-bound work of
+    // their own (16 MB at 1024 tokens, d_model 512): shared by the two cores
+    // when large. Each head is written by one thread.
+    const auto fillEvery = [&](int first) {
+        for (int h = first; h < computed; h += 2)
+            fillHead(h);
+    };
+    if (computed > 1 && double(n + 2 * m) * dk * computed >= double(1 << 18))
+        runBoth([&] { fillEvery(0); }, [&] { fillEvery(1); });
+    else
+        for (int h = 0; h < computed; ++h)
+            fillHead(h);
     for (int h = computed; h < config.heads; ++h)
         result.heads[std::size_t(h)] = result.heads.front();
     if (mean) {
@@ -264,6 +277,17 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
         result.meanWeights = result.heads.front().weights; // identical heads
     }
 
+    if constexpr (single) {
+        // The contexts side by side are out.context itself: W_o multiplies
+        // it where it is, without a copy into column order (2 MB at 1024
+        // tokens). Double keeps the copy: its numbers are fingerprinted.
+        if (computed == config.heads && config.outputProjection) {
+            ColumnMatrix<S> projected(n, outputWeights(in.weights, S()).cols());
+            projected.noalias() = out.context * outputWeights(in.weights, S());
+            result.output = intoDouble(std::move(projected));
+            return true;
+        }
+    }
     ColumnMatrix<S> concat(n, config.heads * dk);
     concat.leftCols(computed * dk) = out.context;
     for (int h = computed; h < config.heads; ++h)

@@ -46,13 +46,9 @@ struct PooledMatrix
 
     void findLargestMagnitude()
     {
-        double largest = 0.0;
-        for (Eigen::Index i = 0; i < cells.size(); ++i) {
-            const float v = cells.data()[i];
-            if (!std::isnan(v))
-                largest = std::max(largest, double(std::abs(v)));
-        }
-        largestMagnitude = largest;
+        // NaN (masked) cells count as 0: x == x is false only for NaN.
+        const auto a = cells.array();
+        largestMagnitude = cells.size() > 0 ? double((a == a).select(a.abs(), 0.0f).maxCoeff()) : 0.0;
     }
 };
 
