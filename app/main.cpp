@@ -54,8 +54,10 @@ void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, cons
 //   that spinning competes with the program's own two threads and with the
 //   GUI thread (on hosts whose two virtual processors share a core, it slowed
 //   the window's repaints by half). 2^18 cycles (under a tenth of a
-//   millisecond) still bridges the gaps between the calls of one pass.
-void useBetterBlasSettings(char **argv)
+//   millisecond) still bridges the gaps between the calls of one pass. Only
+//   for the window and the commands that run many passes (bench, train):
+//   starting again costs a short command such as export some 30 ms.
+void useBetterBlasSettings(char **argv, bool manyPasses)
 {
     // AT_BASE is 0 when the dynamic loader was run by hand as the program
     // (ld.so ./attention-explorer): /proc/self/exe would then be the loader.
@@ -66,7 +68,7 @@ void useBetterBlasSettings(char **argv)
         const std::string type = attn::betterBlasCoreType(attn::blasCoreName(), attn::detectCpuFeatures());
         changed = !type.empty() && setenv("OPENBLAS_CORETYPE", type.c_str(), 1) == 0;
     }
-    if (!std::getenv("OPENBLAS_THREAD_TIMEOUT"))
+    if (manyPasses && !std::getenv("OPENBLAS_THREAD_TIMEOUT"))
         changed = setenv("OPENBLAS_THREAD_TIMEOUT", "18", 1) == 0 || changed;
     if (changed)
         execv("/proc/self/exe", argv); // returns only on failure: go on as loaded
@@ -84,16 +86,17 @@ QStringList rawArguments(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    useBetterBlasSettings(argv);
-    attn::keepFreedMemoryForReuse();
     const QStringList arguments = rawArguments(argc, argv);
+    const CommandLine::Kind kind = commandKind(arguments);
+    useBetterBlasSettings(argv, kind == CommandLine::Kind::Window || kind == CommandLine::Kind::Bench
+                                    || kind == CommandLine::Kind::ModelBench || kind == CommandLine::Kind::Train);
+    attn::keepFreedMemoryForReuse();
     if (needsGuiApplication(arguments)) {
         // Export draws text, so it needs the font database of a QGuiApplication;
         // the offscreen platform gives one without any display or X server.
         qputenv("QT_QPA_PLATFORM", "offscreen");
         g_previousHandler = qInstallMessageHandler(quietStartupHandler); // for the whole command
         // bench --drag times the real main window, which needs widgets.
-        const CommandLine::Kind kind = commandKind(arguments);
         const std::unique_ptr<QGuiApplication> app = kind == CommandLine::Kind::Bench || kind == CommandLine::Kind::ModelBench
             ? std::make_unique<TimedApplication>(argc, argv)
             : std::make_unique<QGuiApplication>(argc, argv);
