@@ -19,15 +19,9 @@ AttentionMatrix::AttentionMatrix(std::shared_ptr<const RowMatrixF> values)
 AttentionMatrix AttentionMatrix::softmaxOf(std::shared_ptr<const RowMatrixF> scores, float scale, bool causal,
                                            Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum)
 {
-    if (!scores || rowMax.size() != scores->rows() || rowInverseSum.size() != scores->rows())
-        throw std::logic_error("AttentionMatrix::softmaxOf: one maximum and one sum per row");
-    AttentionMatrix m(std::move(scores));
-    m.m_statistics = true;
-    m.m_softmax = true;
-    m.m_causal = causal;
+    AttentionMatrix m = storedWeights(std::move(scores), causal, std::move(rowMax), std::move(rowInverseSum));
+    m.m_softmax = true; // what is stored is the scores: weights are derived from them
     m.m_scale = scale;
-    m.m_rowMax = std::move(rowMax);
-    m.m_rowInverseSum = std::move(rowInverseSum);
     return m;
 }
 
@@ -35,7 +29,7 @@ AttentionMatrix AttentionMatrix::storedWeights(std::shared_ptr<const RowMatrixF>
                                                Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum)
 {
     if (!weights || rowMax.size() != weights->rows() || rowInverseSum.size() != weights->rows())
-        throw std::logic_error("AttentionMatrix::storedWeights: one maximum and one sum per row");
+        throw std::logic_error("AttentionMatrix: one maximum and one sum per row");
     AttentionMatrix m(std::move(weights));
     m.m_statistics = true;
     m.m_causal = causal;

@@ -94,6 +94,18 @@ Case computeBoth(Index n, Index m, int dModel, int heads, bool causal, int shown
     return c;
 }
 
+// The case of the data row running now (the columns of the _data function).
+Case fetchedCase()
+{
+    QFETCH(int, n);
+    QFETCH(int, m);
+    QFETCH(int, dModel);
+    QFETCH(int, heads);
+    QFETCH(bool, causal);
+    QFETCH(int, shown);
+    return computeBoth(n, m, dModel, heads, causal, shown);
+}
+
 bool sameBits(const AttentionMatrix &a, const AttentionMatrix &b)
 {
     return a.rows() == b.rows() && a.cols() == b.cols() && a.toDouble() == b.toDouble();
@@ -136,13 +148,9 @@ void TestHeadsKept::shownHeadContextAndOutputAreTheFullPassBitForBit_data()
 
 void TestHeadsKept::shownHeadContextAndOutputAreTheFullPassBitForBit()
 {
-    QFETCH(int, n);
-    QFETCH(int, m);
-    QFETCH(int, dModel);
     QFETCH(int, heads);
-    QFETCH(bool, causal);
     QFETCH(int, shown);
-    const Case c = computeBoth(n, m, dModel, heads, causal, shown);
+    const Case c = fetchedCase();
     QVERIFY(c.kept.singlePrecision && c.every.singlePrecision);
     QCOMPARE(int(c.kept.heads.size()), heads);
     for (int h = 0; h < heads; ++h) {
@@ -165,11 +173,9 @@ void TestHeadsKept::headsOnDemandDifferByFloatRoundingAtMost()
 {
     QFETCH(int, n);
     QFETCH(int, m);
-    QFETCH(int, dModel);
     QFETCH(int, heads);
-    QFETCH(bool, causal);
     QFETCH(int, shown);
-    const Case c = computeBoth(n, m, dModel, heads, causal, shown);
+    const Case c = fetchedCase();
     for (int h = 0; h < heads; ++h) {
         if (h == shown)
             continue;
@@ -194,13 +200,8 @@ void TestHeadsKept::headsOnDemandDifferByFloatRoundingAtMost()
 
 void TestHeadsKept::thumbnailsAreTheirMatricesPooled()
 {
-    QFETCH(int, n);
-    QFETCH(int, m);
-    QFETCH(int, dModel);
     QFETCH(int, heads);
-    QFETCH(bool, causal);
-    QFETCH(int, shown);
-    const Case c = computeBoth(n, m, dModel, heads, causal, shown);
+    const Case c = fetchedCase();
     for (const AttentionResult *result : {&c.kept, &c.every}) {
         for (int h = 0; h < heads; ++h) {
             const HeadResult &head = result->heads[std::size_t(h)];
