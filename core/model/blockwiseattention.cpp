@@ -1,13 +1,13 @@
 #include "model/blockwiseattention.h"
 
 #include "model/attentionkernels.h"
+#include "model/thumbnailpooling.h"
 #include "twothreads.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -23,17 +23,6 @@ namespace {
 using Index = Eigen::Index;
 using kernels::AttentionKernels;
 
-// How a pass pools its matrices into thumbnails: pooled row y covers query
-// rows [lineStart[y], lineStart[y + 1]), pooled column x keys
-// [columnStart[x], columnStart[x + 1]) (attn::poolStart).
-struct Pooling
-{
-    Index lines = 0, columns = 0;
-    Index narrowest = 1; // keys of the narrowest cell: every cell has this many or one more
-    std::vector<Index> lineStart, columnStart;
-    std::vector<Index> lineOf; // per query row
-};
-
 Index roundUp(Index x, Index multiple)
 {
     return (x + multiple - 1) / multiple * multiple;
@@ -44,52 +33,6 @@ Index roundUp(Index x, Index multiple)
 Index blockRows(const AttentionKernels &k)
 {
     return 10 * k.rowGroup;
-}
-
-// The thumbnails' lines and columns for n queries and m keys (none unless
-// `side` is positive).
-Pooling poolingFor(Index n, Index m, Index side)
-{
-    Pooling p;
-    if (side <= 0)
-        return p;
-    p.lines = std::min(n, side);
-    p.columns = std::min(m, side);
-    for (Index y = 0; y <= p.lines; ++y)
-        p.lineStart.push_back(poolStart(y, n, p.lines));
-    for (Index x = 0; x <= p.columns; ++x)
-        p.columnStart.push_back(poolStart(x, m, p.columns));
-    p.narrowest = m / p.columns;
-    p.lineOf.resize(std::size_t(n));
-    for (Index y = 0; y < p.lines; ++y)
-        std::fill(p.lineOf.begin() + p.lineStart[std::size_t(y)], p.lineOf.begin() + p.lineStart[std::size_t(y) + 1],
-                  y);
-    return p;
-}
-
-// Blocks of about `rows` query rows, each made of whole thumbnail lines.
-std::vector<Index> blockStarts(Index n, Index rows, const Pooling &pooling)
-{
-    std::vector<Index> starts;
-    if (pooling.lines == 0 || pooling.lines == n) {
-        for (Index r = 0; r < n; r += rows)
-            starts.push_back(r);
-    } else {
-        const Index lines = std::max<Index>(1, (rows * pooling.lines + n / 2) / n);
-        for (Index y = 0; y < pooling.lines; y += lines)
-            starts.push_back(pooling.lineStart[std::size_t(y)]);
-    }
-    starts.push_back(n);
-    return starts;
-}
-
-PooledMatrix emptyPooled(const Pooling &p, Index n, Index m)
-{
-    PooledMatrix pooled;
-    pooled.cells.resize(p.lines, p.columns);
-    pooled.matrixRows = n;
-    pooled.matrixCols = m;
-    return pooled;
 }
 
 // A matrix of tens of megabytes (a head's scores at 4096 tokens) is mapped
@@ -208,64 +151,6 @@ void keepRows(const float *from, Index lds, Index rows, Index seen, float *to, I
     }
 }
 
-// Starts a thumbnail line: nothing seen yet among keys [first, end).
-void startLine(Index first, Index end, std::initializer_list<std::vector<float> *> accumulators)
-{
-    for (std::vector<float> *a : accumulators)
-        std::fill(a->data() + first, a->data() + end, -std::numeric_limits<float>::infinity());
-}
-
-// Pooled line y from the line's accumulated largest values over keys
-// [0, visible) (the last row's visible keys, the most of any row of the
-// line): each cell the strongest value of its keys (attn::strongerThan); a
-// cell whose keys are all masked is NaN. `low` (the largest negated values)
-// only for scores, which may be negative. Both are used up.
-void finishLine(const AttentionKernels &kernels, const Pooling &pooling, Index y, Index visible, float *high,
-                float *low, PooledMatrix &into)
-{
-    // Every cell spans `narrow` keys or one more: after slidingLargest the
-    // largest of a cell is at most two reads, not a loop. The one cell the
-    // mask cuts short is read first, before the windows overwrite it.
-    const Index narrow = pooling.narrowest;
-    const auto largestOf = [](const float *values, Index c0, Index c1) {
-        float largest = values[c0];
-        for (Index c = c0 + 1; c < c1; ++c)
-            largest = std::max(largest, values[c]);
-        return largest;
-    };
-    Index cutX = -1;
-    float cutHigh = 0.0f, cutLow = 0.0f;
-    for (Index x = 0; x < pooling.columns; ++x) {
-        const Index c0 = pooling.columnStart[std::size_t(x)], c1 = pooling.columnStart[std::size_t(x) + 1];
-        if (c0 < visible && visible < c1) {
-            cutX = x;
-            cutHigh = largestOf(high, c0, visible);
-            cutLow = low ? largestOf(low, c0, visible) : 0.0f;
-            break;
-        }
-    }
-    if (visible >= narrow) {
-        kernels.slidingLargest(high, long(visible), long(narrow));
-        if (low)
-            kernels.slidingLargest(low, long(visible), long(narrow));
-    }
-    float *cells = into.cells.data() + y * pooling.columns;
-    for (Index x = 0; x < pooling.columns; ++x) {
-        const Index c0 = pooling.columnStart[std::size_t(x)], c1 = pooling.columnStart[std::size_t(x) + 1];
-        if (c0 >= visible) {
-            cells[x] = std::numeric_limits<float>::quiet_NaN();
-            continue;
-        }
-        const float largest = x == cutX ? cutHigh : std::max(high[c0], high[c1 - narrow]);
-        if (low) {
-            const float smallest = -(x == cutX ? cutLow : std::max(low[c0], low[c1 - narrow]));
-            cells[x] = -smallest > largest ? smallest : largest; // the larger on a tie
-        } else {
-            cells[x] = largest;
-        }
-    }
-}
-
 // Query rows of block b for every head in turn, so that the sum of their
 // weights stays in the cache instead of passing through memory once per head.
 // False when the computation was cancelled.
@@ -282,6 +167,10 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
     float *s = scratch.scores.data(), *sum = scratch.sum.data(), *z = scratch.context.data();
     // Row i is the first (or last) of its thumbnail line.
     const auto opensLine = [&](Index i) { return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)])] == i; };
+    // The keys the last row of row i's line sees: the most of any of its rows.
+    const auto lineVisible = [&](Index i) {
+        return visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1);
+    };
     const auto closesLine = [&](Index i) {
         return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] == i + 1;
     };
@@ -309,8 +198,7 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 // rows see (under the mask) start as nothing seen.
                 extras.firstRow = opensLine(i);
                 if (extras.firstRow)
-                    startLine(visible, visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
-                              {&scratch.highScore, &scratch.lowScore, &scratch.highWeight});
+                    startLine(visible, lineVisible(i), {&scratch.highScore, &scratch.lowScore, &scratch.highWeight});
                 extras.high = scratch.highScore.data();
                 extras.low = scratch.lowScore.data();
                 extras.weightHigh = scratch.highWeight.data();
@@ -350,8 +238,7 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
             for (Index r = 0; r < rows; ++r) {
                 const Index i = r0 + r, visible = visibleKeys(job, i);
                 if (opensLine(i))
-                    startLine(0, visibleKeys(job, pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)]) + 1] - 1),
-                              {&scratch.highSum});
+                    startLine(0, lineVisible(i), {&scratch.highSum});
                 k.largest(sum + r * lds, long(visible), 1.0f, scratch.highSum.data());
                 if (closesLine(i))
                     finishLine(k, pooling, pooling.lineOf[std::size_t(i)], visible, scratch.highSum.data(), nullptr,
