@@ -9,7 +9,7 @@
 
 #include "model/attentionkernels.h"
 #include "model/attentionop.h"
-#include "pooledbyhand.h"
+#include "byhand.h"
 
 #include <QTest>
 #include <cmath>
@@ -51,17 +51,7 @@ Reference referenceHead(const MatF &q, const MatF &k, const MatF &v, int h, int 
                 r.scores(i, j) += product;
                 r.scoreBound(i, j) += std::abs(product);
             }
-    r.weights = MatD::Zero(n, m);
-    for (Index i = 0; i < n; ++i) {
-        const Index visible = causal ? i + 1 + m - n : m;
-        long double largest = -INFINITY, sum = 0;
-        for (Index j = 0; j < visible; ++j)
-            largest = std::max(largest, (long double)(r.scores(i, j) * scale));
-        for (Index j = 0; j < visible; ++j)
-            sum += std::exp((long double)(r.scores(i, j) * scale) - largest);
-        for (Index j = 0; j < visible; ++j)
-            r.weights(i, j) = double(std::exp((long double)(r.scores(i, j) * scale) - largest) / sum);
-    }
+    r.weights = softmaxByHand(r.scores, scale, causal);
     r.context = MatD::Zero(n, dv);
     for (Index i = 0; i < n; ++i)
         for (Index j = 0; j < m; ++j)

@@ -7,7 +7,7 @@
 // Several sizes, with and without the causal mask, and cross-attention.
 
 #include "attention.h"
-#include "pooledbyhand.h"
+#include "byhand.h"
 
 #include <QTest>
 #include <cmath>
@@ -51,22 +51,14 @@ Reference referenceHead(const HeadResult &head, double scale, bool causal)
     Reference r;
     r.scores = Eigen::MatrixXd::Zero(n, m);
     r.bound = Eigen::MatrixXd::Zero(n, m);
-    r.weights = Eigen::MatrixXd::Zero(n, m);
     for (Index i = 0; i < n; ++i) {
         for (Index j = 0; j < m; ++j)
             for (Index c = 0; c < dk; ++c) {
                 r.scores(i, j) += head.queries(i, c) * head.keys(j, c);
                 r.bound(i, j) += std::abs(head.queries(i, c) * head.keys(j, c));
             }
-        const Index visible = causal ? i + 1 + m - n : m;
-        long double largest = -INFINITY, sum = 0;
-        for (Index j = 0; j < visible; ++j)
-            largest = std::max(largest, (long double)(r.scores(i, j) * scale));
-        for (Index j = 0; j < visible; ++j)
-            sum += std::exp((long double)(r.scores(i, j) * scale) - largest);
-        for (Index j = 0; j < visible; ++j)
-            r.weights(i, j) = double(std::exp((long double)(r.scores(i, j) * scale) - largest) / sum);
     }
+    r.weights = softmaxByHand(r.scores, scale, causal);
     return r;
 }
 

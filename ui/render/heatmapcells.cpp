@@ -50,28 +50,19 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
         firstColumn[std::size_t(x)] = cells.x() + int(attn::poolStart(x, cells.width(), w));
     uchar *const bits = m_image.bits();
     const qsizetype bytesPerLine = m_image.bytesPerLine();
+    const auto colourOf = [&](double v) { // values are >= -offset
+        return lut[std::size_t(std::clamp(int((v + offset) * scale + 0.5), 0, kLutSize - 1))];
+    };
     // The pass's pooled picture when it is the one wanted: a head kept only
     // as its q and k needs no row computed for its thumbnail.
     const attn::PooledMatrix *pooled = values.pooled();
-    if (pooled && cells == allCells() && pooled->rows() == h && pooled->cols() == w) {
-        for (int y = 0; y < h; ++y) {
-            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
-            for (int x = 0; x < w; ++x) {
-                const float v = pooled->cells(y, x);
-                const int index = int((v + offset) * scale + 0.5);
-                line[x] = std::isnan(v) ? masked : lut[std::size_t(std::clamp(index, 0, kLutSize - 1))];
-            }
-        }
-        m_imageMasked = masked;
-        m_imageCells = cells;
-        m_imageDirty = false;
-        return;
-    }
-    // Image lines [y0, y1), reading the matrix row by row: a large result
-    // derives its weights a whole row at a time, and computes the rows of a
-    // head kept only as its q and k a line at a time (one matrix product).
+    const bool fromThumbnail = pooled && cells == allCells() && pooled->rows() == h && pooled->cols() == w;
+    const bool cellPerPixel = w == cells.width() && h == cells.height();
     const bool single = values.isSinglePrecision();
     const bool onDemand = values.isOnDemand();
+    // Image lines [y0, y1), reading the matrix row by row: a large result
+    // derives its weights a whole row at a time, and a head kept only as its
+    // q and k computes its rows a block at a time (one matrix product).
     const auto paintLines = [&](int y0, int y1) {
         // Double-precision matrices are read in double: scores of 1e300 are
         // valid there and would be infinite in float.
@@ -80,31 +71,35 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
         attn::RowMatrixF computed;
         std::vector<double> best(std::size_t(w), 0.0);
         std::vector<char> any(std::size_t(w), 0);
-        const bool cellPerPixel = w == cells.width() && h == cells.height();
-        for (int y = y0; y < y1 && cellPerPixel; ++y) {
-            // One pixel per cell: each value straight to its colour.
-            const int r = cells.y() + y;
+        for (int y = y0; y < y1; ++y) {
             auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
-            const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
-            const auto colour = [&](double v) {
-                return lut[std::size_t(std::clamp(int((v + offset) * scale + 0.5), 0, kLutSize - 1))];
-            };
-            if (onDemand) {
-                // Rows computed 32 at a time, by one matrix product.
-                if ((y - y0) % 32 == 0)
-                    values.rowsInto(r, std::min(32, y1 - y), computed);
-                rowF = computed.row((y - y0) % 32);
-            } else if (single) {
-                values.rowInto(r, rowF);
-            } else {
-                row = values.row(r);
+            if (fromThumbnail) {
+                for (int x = 0; x < w; ++x) {
+                    const float v = pooled->cells(y, x);
+                    line[x] = std::isnan(v) ? masked : colourOf(v);
+                }
+                continue;
             }
-            for (int x = 0; x < w; ++x) {
-                const int c = cells.x() + x;
-                line[x] = c >= visibleEnd ? masked : colour(single ? double(rowF[c]) : row[c]);
+            if (cellPerPixel) {
+                // One pixel per cell: each value straight to its colour.
+                const int r = cells.y() + y;
+                const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
+                if (onDemand) {
+                    // Rows computed 32 at a time, by one matrix product.
+                    if ((y - y0) % 32 == 0)
+                        values.rowsInto(r, std::min(32, y1 - y), computed);
+                    rowF = computed.row((y - y0) % 32);
+                } else if (single) {
+                    values.rowInto(r, rowF);
+                } else {
+                    row = values.row(r);
+                }
+                for (int x = 0; x < w; ++x) {
+                    const int c = cells.x() + x;
+                    line[x] = c >= visibleEnd ? masked : colourOf(single ? double(rowF[c]) : row[c]);
+                }
+                continue;
             }
-        }
-        for (int y = y0; y < y1 && !cellPerPixel; ++y) {
             // A block of rows/columns per pixel; the strongest unmasked value wins
             // so a lone peak stays visible when 4096 tokens share 600 pixels.
             const int r0 = cells.y() + int(attn::poolStart(y, cells.height(), h));
@@ -131,16 +126,13 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
                     }
                 }
             }
-            auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
-            for (std::size_t x = 0; x < std::size_t(w); ++x) {
-                const int index = int((best[x] + offset) * scale + 0.5); // values are >= -offset
-                line[x] = any[x] ? lut[std::size_t(std::clamp(index, 0, kLutSize - 1))] : masked;
-            }
+            for (std::size_t x = 0; x < std::size_t(w); ++x)
+                line[x] = any[x] ? colourOf(best[x]) : masked;
         }
     };
     // Both cores for a large matrix (4096 tokens: 16 M cells); the causal mask
     // leaves more cells in the lower lines, so the split is not at the middle.
-    if (qint64(cells.height()) * cells.width() < (qint64(1) << 20)) {
+    if (fromThumbnail || qint64(cells.height()) * cells.width() < (qint64(1) << 20)) {
         paintLines(0, h);
     } else {
         const int split = causal ? int(h * 0.7071) : h / 2;

@@ -1,6 +1,8 @@
 #pragma once
-// The heatmap's pooling, written for the tests apart from the code under
-// test: cell (y, x) of a matrix drawn in at most `side` cells a side covers
+// Reference computations written for the tests apart from the code under
+// test, in double and long double.
+//
+// The heatmap's pooling: cell (y, x) of a matrix drawn in at most `side` cells a side covers
 // rows [y n / h, (y + 1) n / h) and columns likewise; its value is the
 // visible entry of largest magnitude (the larger of two equal ones); NaN
 // when none is visible (causal: key j of query i is visible when j <= i + m - n).
@@ -49,4 +51,25 @@ double pooledDifference(const Pooled &cells, const Eigen::MatrixXd &expected)
                 largest = std::max(largest, std::abs(a - b));
         }
     return largest;
+}
+
+// Each row's softmax of scores * scale over its visible keys (causal: key j of
+// query i when j <= i + m - n), summed in long double; masked weights 0.
+template<typename Matrix>
+Matrix softmaxByHand(const Matrix &scores, double scale, bool causal)
+{
+    using Index = Eigen::Index;
+    const Index n = scores.rows(), m = scores.cols();
+    Matrix weights = Matrix::Zero(n, m);
+    for (Index i = 0; i < n; ++i) {
+        const Index visible = causal ? i + 1 + m - n : m;
+        long double largest = -INFINITY, sum = 0;
+        for (Index j = 0; j < visible; ++j)
+            largest = std::max(largest, (long double)(scores(i, j) * scale));
+        for (Index j = 0; j < visible; ++j)
+            sum += std::exp((long double)(scores(i, j) * scale) - largest);
+        for (Index j = 0; j < visible; ++j)
+            weights(i, j) = double(std::exp((long double)(scores(i, j) * scale) - largest) / sum);
+    }
+    return weights;
 }
