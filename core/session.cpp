@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "passthread.h"
+
 namespace attn {
 
 bool Session::operator==(const Session &o) const
@@ -37,6 +39,7 @@ Session exampleSession()
 AttentionResult computeSession(const Session &session, Precision precision, const CancelFlag *cancel,
                                const HeadsKept &kept)
 {
+    notePassThread(sessionFlops(session));
     const Eigen::MatrixXd *source = session.source ? &session.source->embeddings : nullptr;
     return computeAttention(session.embeddings, session.attention, session.weights, source, precision, cancel, kept);
 }

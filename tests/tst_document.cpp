@@ -1,5 +1,6 @@
 #include "document.h"
 #include "embedding.h"
+#include "passthread.h"
 #include "session.h"
 
 #include <QSignalSpy>
@@ -165,12 +166,14 @@ private slots:
         QSignalSpy results(&doc, &Document::resultChanged);
         QSignalSpy computing(&doc, &Document::computingChanged);
         const SnapshotPtr before = doc.snapshot();
+        const long passesOnGui = attn::passesOnMainThread();
         doc.setEmbeddingValue(1, 0, 0.1);
         QVERIFY(doc.isComputing());
         QCOMPARE(doc.snapshot(), before); // the last result stays until the new one is ready
         doc.setEmbeddingValue(1, 0, 0.2);
         doc.setEmbeddingValue(1, 0, 0.3);
         QTRY_VERIFY(!doc.isComputing());
+        QCOMPARE(attn::passesOnMainThread(), passesOnGui); // every pass ran on a worker
         attn::Session expected = attn::exampleSession();
         expected.embeddings(1, 0) = 0.3;
         QCOMPARE(doc.result().output, attn::computeSession(expected).output);
@@ -182,7 +185,10 @@ private slots:
         doc.setEmbeddingValue(1, 0, 0.4);
         QVERIFY(doc.isComputing());
         doc.setSyncFlopLimit(Document::kSyncFlops);
+        const long smallBefore = attn::passesOnMainThread();
         doc.setEmbeddingValue(1, 0, 0.5);
+        QCOMPARE(attn::passesOnMainThread(), smallBefore + 1); // on the GUI thread, within a frame
+        QCOMPARE(attn::largestPassOnMainThread() >= attn::sessionFlops(doc.session()), true);
         expected.embeddings(1, 0) = 0.5;
         QCOMPARE(doc.result().output, attn::computeSession(expected).output);
         QTRY_VERIFY(!doc.isComputing());

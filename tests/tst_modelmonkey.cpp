@@ -2,8 +2,9 @@
 // thousands of random user actions (layer, head, grid tiles, switching heads
 // off and on, typing, chips, undo, redo, broken model folders, closing and
 // opening again) from a fixed seed, with the invariants checked after every
-// one, and a clock on the GUI thread: no event and no action may take longer
-// than a frame (16 ms).
+// one. No action may run a forward pass on the GUI thread; a clock on the GUI
+// thread fails a freeze (over 100 ms of its processor time) and reports every
+// stretch over a frame (16 ms).
 //
 // Replay a failure: ATTN_MONKEY_SEED=<seed> ATTN_MONKEY_ACTIONS=<index + 1>
 // (the failure message prints both).
@@ -18,6 +19,7 @@
 #include "freedmemory.h"
 #include "modelactions.h"
 #include "modeldocument.h"
+#include "passthread.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -179,6 +181,7 @@ void TestModelMonkey::modelMonkey()
         m_waited = {};
         m_worstSlice = {};
         QString description;
+        const long passesBefore = attn::passesOnMainThread();
         const GuiStopwatch watch;
         try {
             description = list[k].run();
@@ -215,21 +218,15 @@ void TestModelMonkey::modelMonkey()
                                               .arg(worst.pageFaults)
                                               .arg(worst.preempted)
                                               .arg(worst.blocked)});
-        // Seen once in three runs of 20,000 (24 ms of CPU after a BERT text;
-        // not reproduced on replay): named, counted and reported, not failed.
-        const bool knownCost = worst.what.contains(QStringLiteral("LayoutRequest to QDockWidget \"cross\""));
-        // Opening a model folder reads files and builds every view anew, as
-        // opening a document does: held to the freeze limit, not to a frame.
-        // (On a 2-vCPU AMD EPYC host its page faults alone took 8-16 ms of
-        // kernel time, in Qt's pictures of the new window.)
-        const bool opensModel = QLatin1String(list[k].name) == QLatin1String("close and open again");
-        if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFrameMilliseconds && worst.busyMs() <= kFreezeMilliseconds
-            && opensModel)
-            known(QStringLiteral("opening a model over a frame (not over the freeze limit)"));
-        else if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFrameMilliseconds && knownCost)
-            known(QStringLiteral("a relayout of the cross-attention dock over a frame (the busiest %1 ms CPU)")
-                      .arg(worst.busyMs(), 0, 'f', 1));
-        else if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFreezeMilliseconds)
+        // The design's rule, checked without a clock: the window never runs a
+        // forward pass on the GUI thread (every one goes through the scheduler).
+        if (m_failure.isEmpty() && attn::passesOnMainThread() != passesBefore)
+            m_failure = QStringLiteral("%1 forward pass(es) ran on the GUI thread")
+                            .arg(attn::passesOnMainThread() - passesBefore);
+        // A clock on a shared machine judges the machine as much as the
+        // program: only a freeze fails the run. Stretches over a frame are
+        // counted and reported (failed with ATTN_MONKEY_STRICT=1).
+        if (kTimed && m_failure.isEmpty() && worst.busyMs() > kFreezeMilliseconds)
             m_failure = QStringLiteral("the GUI thread was busy %1 ms with %2 (%3 ms wall-clock, %4 ms CPU): a "
                                        "freeze (over %5 ms)")
                             .arg(worst.busyMs(), 0, 'f', 1)
@@ -244,13 +241,10 @@ void TestModelMonkey::modelMonkey()
                                    .arg(worst.busyMs(), 0, 'f', 1)
                                    .arg(worst.systemMs, 0, 'f', 1)
                                    .arg(worst.what));
-            if (int(overruns.size()) > (m_strict ? 0 : kFrameOverrunsAllowed))
-                m_failure = QStringLiteral("%1 actions took the GUI thread longer than a frame (%2 ms of CPU; "
-                                           "%3 allowed): %4")
-                                .arg(overruns.size())
+            if (m_strict)
+                m_failure = QStringLiteral("over a frame (%1 ms of CPU; ATTN_MONKEY_STRICT=1): %2")
                                 .arg(kFrameMilliseconds)
-                                .arg(m_strict ? 0 : kFrameOverrunsAllowed)
-                                .arg(overruns.join(QStringLiteral("; ")));
+                                .arg(overruns.back());
         }
         recent.push_back(QStringLiteral("#%1 %2").arg(i).arg(description));
         if (recent.size() > 12)
@@ -275,8 +269,10 @@ void TestModelMonkey::modelMonkey()
           "wall-clock), %s: %s",
           busiest.first.cpuMs, busiest.first.systemMs, busiest.first.pageFaults, busiest.first.wallMs,
           qPrintable(busiest.second), qPrintable(busiest.first.what));
+    qInfo("%d actions took the GUI thread over a frame (%.0f ms) of CPU time%s", int(overruns.size()),
+          kFrameMilliseconds, overruns.empty() ? "" : ":");
     for (const QString &overrun : overruns)
-        qInfo("over a frame of CPU (one of the %d allowed): %s", kFrameOverrunsAllowed, qPrintable(overrun));
+        qInfo("  %s", qPrintable(overrun));
     for (const auto &[what, seen] : m_known)
         qInfo("known, not failed (ATTN_MONKEY_STRICT=1 fails on it): %s: %d times, first at action %d", qPrintable(what),
               seen.first, seen.second);

@@ -12,6 +12,7 @@
 #include "monkey.h"
 
 #include "fileactions.h"
+#include "passthread.h"
 #include "sessionio.h"
 
 #include <QDir>
@@ -244,6 +245,7 @@ void TestMonkey::monkey()
                              static_cast<unsigned long long>(seed), i + 1);
         m_failure.clear();
         QString description;
+        const long passesBefore = attn::passesOnMainThread();
         QElapsedTimer actionTimer;
         actionTimer.start();
         try {
@@ -257,6 +259,12 @@ void TestMonkey::monkey()
         while (m_doc.isComputing() && waited.elapsed() < 120000)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         const qint64 ranFor = actionTimer.nsecsElapsed();
+        // Only passes the scheduler answers within a frame run on the GUI thread.
+        if (m_failure.isEmpty() && attn::passesOnMainThread() != passesBefore
+            && attn::largestPassOnMainThread() > Document::kSyncFlops)
+            m_failure = QStringLiteral("a forward pass of %1 flops ran on the GUI thread (at most %2 may)")
+                            .arg(attn::largestPassOnMainThread(), 0, 'g', 3)
+                            .arg(Document::kSyncFlops, 0, 'g', 3);
         if (m_failure.isEmpty())
             m_failure = checkInvariants();
         checking += actionTimer.nsecsElapsed() - ranFor;
@@ -284,6 +292,8 @@ void TestMonkey::monkey()
         summary << QStringLiteral("%1 ×%2 (%3 s)").arg(name).arg(stats.first).arg(stats.second / 1e9, 0, 'f', 1);
     qInfo("%d actions in %.1f s, %.1f s of it checking: %s", count, timer.elapsed() / 1000.0, checking / 1e9,
           qPrintable(summary.join(QStringLiteral(", "))));
+    qInfo("%ld passes on the GUI thread, the largest %.3g flops (at most %.3g may run there)",
+          attn::passesOnMainThread(), attn::largestPassOnMainThread(), Document::kSyncFlops);
 }
 
 QTEST_MAIN(TestMonkey)

@@ -4,10 +4,12 @@
 #include "model/attentionop.h"
 #include "model/incremental.h"
 #include "model/ops.h"
+#include "passthread.h"
 
 #include <QString>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace attn {
@@ -199,6 +201,7 @@ void stopIfCancelled(const ForwardOptions &options)
 ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
                              const ModelTrace *prefix, int fromPosition, int fromLayer)
 {
+    notePassThread(std::numeric_limits<double>::infinity());
     const ModelConfig &c = model.config;
     checkInput(c, ids, options);
     const Eigen::Index n = Eigen::Index(ids.size());
@@ -247,6 +250,7 @@ ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenId
 {
     if (model.config.family == ModelFamily::Gpt2)
         return forwardCausalFrom(model, tokenIds, options, nullptr, 0);
+    notePassThread(std::numeric_limits<double>::infinity());
     checkInput(model.config, tokenIds, options);
     ModelTrace trace;
     trace.tokenIds = tokenIds;
