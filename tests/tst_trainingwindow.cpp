@@ -285,15 +285,19 @@ private slots:
 
     // Train, Pause, Resume and Stop from the dialog's buttons while a real
     // run of the induction task updates the curves, grid and sparklines:
-    // no event costs the GUI thread more than 16 ms of its own processor
-    // time (the wall clock would count the time other programs take the
-    // processor away; under the sanitizers every instruction costs more).
+    // no event costs the GUI thread more than 50 ms of its own processor
+    // time, a stutter anyone would see (the wall clock would count the time
+    // other programs take the processor away; under the sanitizers every
+    // instruction costs more). The figure itself is printed: 3.8-4.9 ms on
+    // the 2-vCPU AMD host of 2026-12-02, against a 16 ms frame. A tighter
+    // bound would judge the test machine, not the program (the model
+    // monkey's frame check failed on a CI machine at 16.1-17.2 ms).
     void dialogFlowKeepsTheGuiThreadFree()
     {
 #if defined(__SANITIZE_ADDRESS__)
-        const double budgetMs = 16 * 6;
+        const double budgetMs = 50 * 6;
 #else
-        const double budgetMs = 16;
+        const double budgetMs = 50;
 #endif
         TrainingDialog dialog;
         dialog.setFolderChooser([&](const QString &) { return m_dir.filePath(QStringLiteral("flow-run")); });
