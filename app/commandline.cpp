@@ -82,10 +82,12 @@ int runExport(const ExportArgs &args)
     // Number files are written in double: compute them so at once, not twice.
     const std::optional<ExportFormat> format = exportFormatForPath(args.output);
     const bool numbers = format && !isPictureFormat(*format);
-    // Only the head exported is kept in full (every head with --each-head).
+    // Only the head exported is kept in full (every head with --each-head),
+    // and the scores' thumbnails only when the picture shows scores.
+    const bool scores = options.showScores || options.view == ExportView::Scores;
     const SnapshotPtr snapshot =
         snapshotForSession(*session, numbers ? attn::Precision::Double : attn::Precision::Auto,
-                           args.eachHead ? attn::HeadsKept::all() : attn::HeadsKept::only(options.head));
+                           args.eachHead ? attn::HeadsKept::all() : attn::HeadsKept::only(options.head, scores));
     if (!snapshot->result)
         return printError(args.session + QStringLiteral(": ") + snapshot->error, ExitBadInput);
     // The user's mistakes (suffix, head, query, size) exit with 2; only writing exits with 1.

@@ -84,20 +84,30 @@ class HeadsKept
 {
 public:
     static HeadsKept all() { return {}; }
-    // `head` in full, or none (nullopt: the mean is shown, kept in full anyway).
-    static HeadsKept only(std::optional<int> head)
+    // `head` in full, or none (nullopt: the mean is shown, kept in full
+    // anyway); the scores' thumbnails only with `scores` (a view shows the
+    // scores): pooling them costs the softmax two loads and two stores an
+    // entry, and a view that shows scores without them computes what it draws.
+    static HeadsKept only(std::optional<int> head, bool scores = false)
     {
         HeadsKept kept;
         kept.m_all = false;
         kept.m_head = head;
+        kept.m_scores = scores;
         return kept;
     }
     bool keeps(int head) const { return m_all || m_head == head; }
     bool keepsAll() const { return m_all; }
+    bool poolsScores() const { return m_all || m_scores; }
+    bool operator==(const HeadsKept &o) const
+    {
+        return m_all == o.m_all && (m_all || (m_head == o.m_head && m_scores == o.m_scores));
+    }
 
 private:
     bool m_all = true;
     std::optional<int> m_head;
+    bool m_scores = true;
 };
 
 // Teaching-size inputs are computed in double. Large ones may be computed in

@@ -90,10 +90,10 @@ void keepHead(HeadResult &head, AttentionOutput<float> &out, std::size_t h, doub
         head.weights = AttentionMatrix::weightsOnDemand(factors, first, dk, float(scale), causal, std::move(rows.max),
                                                         std::move(rows.inverseSum));
     head.scores = AttentionMatrix::scoresOnDemand(factors, first, dk);
-    if (!out.pooledWeights.empty()) {
+    if (!out.pooledWeights.empty())
         head.weights.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledWeights[h])));
+    if (!out.pooledScores.empty())
         head.scores.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledScores[h])));
-    }
 }
 
 // The heads' summed weights divided by their number.
@@ -222,8 +222,10 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     // weights, are computed again when shown.
     if constexpr (single) {
         settings.weightsKept = WeightsKept::RowStatistics;
-        if (pooled)
+        if (pooled) {
             settings.poolSide = kThumbnailSide;
+            settings.poolScores = in.kept.poolsScores();
+        }
         if (!keptAll)
             for (int h = 0; h < computed; ++h)
                 settings.inFull.push_back(in.kept.keeps(h));

@@ -247,6 +247,23 @@ private slots:
             QVERIFY(byColumns.weights[h] == out.weights[h]);
         for (std::size_t h = 0; h < out.scores.size(); ++h)
             QVERIFY(byColumns.scores[h] == out.scores[h]);
+
+        if (statistics) {
+            // Without the scores' thumbnails (the window shows weights): none
+            // made, and the rest the same bits.
+            AttentionSettings weightsOnly = settings;
+            weightsOnly.poolScores = false;
+            const AttentionOutput<float> lean = attention<float>(q, k, v, weightsOnly);
+            QVERIFY(lean.pooledScores.empty());
+            QCOMPARE(lean.pooledWeights.size(), std::size_t(heads));
+            for (std::size_t h = 0; h < std::size_t(heads); ++h) {
+                QCOMPARE(pooledDifference(lean.pooledWeights[h].cells, out.pooledWeights[h].cells.cast<double>()), 0.0);
+                QVERIFY(lean.weights[h] == out.weights[h]);
+                QVERIFY(lean.rowStatistics[h].max == out.rowStatistics[h].max);
+            }
+            QVERIFY(lean.context == out.context);
+            QCOMPARE(pooledDifference(lean.pooledWeightSum.cells, out.pooledWeightSum.cells.cast<double>()), 0.0);
+        }
     }
     void cleanup() { kernels::useAttentionKernels(nullptr); }
 

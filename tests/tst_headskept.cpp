@@ -64,7 +64,9 @@ Reference referenceHead(const HeadResult &head, double scale, bool causal)
 
 struct Case
 {
-    AttentionResult kept, every;
+    // kept: what the window asks for while it shows weights; keptWithScores:
+    // while it shows scores (their thumbnails pooled too); every: every head.
+    AttentionResult kept, keptWithScores, every;
     bool causal = false;
 };
 
@@ -82,6 +84,7 @@ Case computeBoth(Index n, Index m, int dModel, int heads, bool causal, int shown
     Case c;
     c.causal = causal && !cross;
     c.kept = computeAttention(x, config, {}, cross, Precision::Single, nullptr, HeadsKept::only(shown));
+    c.keptWithScores = computeAttention(x, config, {}, cross, Precision::Single, nullptr, HeadsKept::only(shown, true));
     c.every = computeAttention(x, config, {}, cross, Precision::Single, nullptr, HeadsKept::all());
     return c;
 }
@@ -194,7 +197,15 @@ void TestHeadsKept::thumbnailsAreTheirMatricesPooled()
 {
     QFETCH(int, heads);
     const Case c = fetchedCase();
-    for (const AttentionResult *result : {&c.kept, &c.every}) {
+    // Without scores shown, no scores' thumbnails; the weights' are the same bits.
+    for (int h = 0; h < heads; ++h) {
+        const HeadResult &head = c.kept.heads[std::size_t(h)];
+        QVERIFY(head.weights.pooled() && !head.scores.pooled());
+        QCOMPARE(pooledDifference(head.weights.pooled()->cells,
+                                  c.keptWithScores.heads[std::size_t(h)].weights.pooled()->cells.cast<double>()),
+                 0.0);
+    }
+    for (const AttentionResult *result : {&c.keptWithScores, &c.every}) {
         for (int h = 0; h < heads; ++h) {
             const HeadResult &head = result->heads[std::size_t(h)];
             const HeadResult &full = c.every.heads[std::size_t(h)];

@@ -11,6 +11,7 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QSignalSpy>
 #include <QTest>
 #include <random>
 
@@ -147,6 +148,29 @@ void TestHeadThumbnails::documentKeepsTheShownHead()
     QTRY_VERIFY(!doc.isComputing());
     QVERIFY(doc.result().heads[2].weights.isOnDemand());
     QVERIFY(!doc.result().meanWeights.isOnDemand());
+    QVERIFY(!doc.result().heads[0].scores.pooled()); // the views show weights
+
+    // Picking a head, or showing scores, computes again on the worker (no edit
+    // needed); the numbers are the same session's.
+    const attn::Session session = doc.session();
+    QSignalSpy results(&doc, &Document::resultChanged);
+    doc.selection()->setHead(HeadRef::one(0, 1));
+    QVERIFY(doc.isComputing());
+    QTRY_VERIFY(!doc.isComputing());
+    QCOMPARE(results.count(), 1);
+    QVERIFY(!doc.result().heads[1].weights.isOnDemand());
+    QVERIFY(doc.result().heads[2].weights.isOnDemand());
+    doc.selection()->setShowScores(true);
+    QTRY_VERIFY(!doc.isComputing());
+    QCOMPARE(results.count(), 2);
+    for (const attn::HeadResult &head : doc.result().heads)
+        QVERIFY(head.scores.pooled() && head.weights.pooled());
+    QVERIFY(doc.session() == session);
+    // Back to weights: what the result holds will do, nothing is computed.
+    doc.selection()->setShowScores(false);
+    doc.selection()->setHead(HeadRef::one(0, 1));
+    QVERIFY(!doc.isComputing());
+    QCOMPARE(results.count(), 2);
 }
 
 QTEST_MAIN(TestHeadThumbnails)

@@ -100,9 +100,10 @@ inline Reg exponential(Reg x)
 }
 
 // The softmax of one row (see softmax below), and what else is done with the
-// row while it is in registers (RowExtras): Pool pools the raw scores and
-// the weights into a thumbnail line, Sum adds the weights to the heads' sum.
-template<bool Pool, bool Sum>
+// row while it is in registers (RowExtras): PoolScores and PoolWeights pool
+// the raw scores and the weights into a thumbnail line, Sum adds the weights
+// to the heads' sum.
+template<bool PoolScores, bool PoolWeights, bool Sum>
 inline void softmaxRow(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
                        const RowExtras *extras)
 {
@@ -115,7 +116,7 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     for (long j = 0; j < full; j += kWidth) {
         const Reg x = loadu(in + j);
         top = larger(top, multiply(x, s));
-        if constexpr (Pool) {
+        if constexpr (PoolScores) {
             const Reg negated = multiply(x, minusOne);
             storeu(extras->high + j, extras->firstRow ? x : larger(loadu(extras->high + j), x));
             storeu(extras->low + j, extras->firstRow ? negated : larger(loadu(extras->low + j), negated));
@@ -124,7 +125,7 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     if (rest) {
         const Reg x = loadPart(in + full, rest);
         top = larger(top, firstLanes(multiply(x, s), rest, minusInfinity));
-        if constexpr (Pool) {
+        if constexpr (PoolScores) {
             const Reg negated = multiply(x, minusOne);
             storePart(extras->high + full, extras->firstRow ? x : larger(loadPart(extras->high + full, rest), x), rest);
             storePart(extras->low + full,
@@ -162,7 +163,7 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     for (long j = 0; j < full; j += kWidth) {
         const Reg w = multiply(loadu(out + j), factor);
         storeu(out + j, w);
-        if constexpr (Pool)
+        if constexpr (PoolWeights)
             storeu(extras->weightHigh + j, extras->firstRow ? w : larger(loadu(extras->weightHigh + j), w));
         if constexpr (Sum)
             storeu(extras->sum + j, extras->firstTerm ? w : add(loadu(extras->sum + j), w));
@@ -170,7 +171,7 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     if (rest) {
         const Reg w = multiply(loadPart(out + full, rest), factor);
         storePart(out + full, w, rest);
-        if constexpr (Pool)
+        if constexpr (PoolWeights)
             storePart(extras->weightHigh + full,
                       extras->firstRow ? w : larger(loadPart(extras->weightHigh + full, rest), w), rest);
         if constexpr (Sum)
@@ -186,21 +187,24 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
 
 void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum)
 {
-    softmaxRow<false, false>(in, out, visible, scale, max, inverseSum, nullptr);
+    softmaxRow<false, false, false>(in, out, visible, scale, max, inverseSum, nullptr);
 }
 
 void softmaxWithExtras(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
                        const RowExtras &extras)
 {
-    const bool pool = extras.high != nullptr, sum = extras.sum != nullptr;
-    if (pool && sum)
-        softmaxRow<true, true>(in, out, visible, scale, max, inverseSum, &extras);
-    else if (pool)
-        softmaxRow<true, false>(in, out, visible, scale, max, inverseSum, &extras);
-    else if (sum)
-        softmaxRow<false, true>(in, out, visible, scale, max, inverseSum, &extras);
-    else
-        softmaxRow<false, false>(in, out, visible, scale, max, inverseSum, &extras);
+    const bool scores = extras.high != nullptr, weights = extras.weightHigh != nullptr, sum = extras.sum != nullptr;
+    const RowExtras *e = &extras;
+    switch (int(scores) * 4 + int(weights) * 2 + int(sum)) {
+    case 0: softmaxRow<false, false, false>(in, out, visible, scale, max, inverseSum, e); break;
+    case 1: softmaxRow<false, false, true>(in, out, visible, scale, max, inverseSum, e); break;
+    case 2: softmaxRow<false, true, false>(in, out, visible, scale, max, inverseSum, e); break;
+    case 3: softmaxRow<false, true, true>(in, out, visible, scale, max, inverseSum, e); break;
+    case 4: softmaxRow<true, false, false>(in, out, visible, scale, max, inverseSum, e); break;
+    case 5: softmaxRow<true, false, true>(in, out, visible, scale, max, inverseSum, e); break;
+    case 6: softmaxRow<true, true, false>(in, out, visible, scale, max, inverseSum, e); break;
+    default: softmaxRow<true, true, true>(in, out, visible, scale, max, inverseSum, e); break;
+    }
 }
 
 void largest(const float *in, long count, float sign, float *into)

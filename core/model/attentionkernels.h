@@ -16,8 +16,8 @@ namespace attn::kernels {
 struct RowExtras
 {
     // Pooling a thumbnail line: high[j] = max(high[j], in[j]) and
-    // low[j] = max(low[j], -in[j]) over the raw scores, weightHigh[j] =
-    // max(weightHigh[j], out[j]) over the weights (all three, or none).
+    // low[j] = max(low[j], -in[j]) over the raw scores (both, or neither),
+    // weightHigh[j] = max(weightHigh[j], out[j]) over the weights.
     float *high = nullptr, *low = nullptr, *weightHigh = nullptr;
     bool firstRow = false; // the line's first row: its values are stored, not compared
     // The heads' summed weights: sum[j] = out[j] for the first head

@@ -43,6 +43,9 @@ struct AttentionSettings
     // sumWeights the summed weights, pooled into at most this many cells a
     // side (PooledMatrix), while they are in the cache.
     int poolSide = 0;
+    // With poolSide: the scores too. The window shows scores only on request;
+    // pooling them costs two loads and two stores an entry more.
+    bool poolScores = true;
     bool sumWeights = false;            // also return the heads' weights summed (for their mean)
     const CancelFlag *cancel = nullptr; // looked at before each head: throws Cancelled once raised
 };
@@ -67,7 +70,7 @@ struct AttentionOutput
     std::vector<RowMatrix<S>> scores;            // per head, n x m raw q.k; empty unless keepScores
     std::vector<RowStatistics<S>> rowStatistics; // per head; only with WeightsKept::RowStatistics
     RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights
-    std::vector<PooledMatrix> pooledWeights, pooledScores; // per head; only with poolSide
+    std::vector<PooledMatrix> pooledWeights, pooledScores; // per head; only with poolSide (scores: and poolScores)
     PooledMatrix pooledWeightSum;                // only with poolSide and sumWeights
     RowMatrix<S> context;                        // n x heads*head_dim: each head's weights * V, side by side
 };

@@ -126,6 +126,7 @@ struct Job
     // lines of the thumbnails, so that no line is shared by two threads.
     std::vector<Index> blockStart;
     Pooling pooling; // no lines: no thumbnails
+    bool poolScores;  // with pooling: the scores' thumbnails too
     int heads;
     bool causal, statistics, keepScores, sumWeights;
     std::vector<bool> inFull; // per head: its weights are kept
@@ -197,10 +198,14 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 // The first row of a line stores its values; keys only later
                 // rows see (under the mask) start as nothing seen.
                 extras.firstRow = opensLine(i);
-                if (extras.firstRow)
+                if (extras.firstRow && job.poolScores)
                     startLine(visible, lineVisible(i), {&scratch.highScore, &scratch.lowScore, &scratch.highWeight});
-                extras.high = scratch.highScore.data();
-                extras.low = scratch.lowScore.data();
+                else if (extras.firstRow)
+                    startLine(visible, lineVisible(i), {&scratch.highWeight});
+                if (job.poolScores) {
+                    extras.high = scratch.highScore.data();
+                    extras.low = scratch.lowScore.data();
+                }
                 extras.weightHigh = scratch.highWeight.data();
             }
             float *total = job.sumWeights ? sum + r * lds : nullptr;
@@ -216,8 +221,9 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 std::fill(total + visible, total + seen, 0.0f);
             if (pooled && closesLine(i)) {
                 const Index y = pooling.lineOf[std::size_t(i)];
-                finishLine(k, pooling, y, visible, scratch.highScore.data(), scratch.lowScore.data(),
-                           out.pooledScores[h]);
+                if (job.poolScores)
+                    finishLine(k, pooling, y, visible, scratch.highScore.data(), scratch.lowScore.data(),
+                               out.pooledScores[h]);
                 finishLine(k, pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
             }
         }
@@ -288,6 +294,7 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.ldv = std::max<Index>(roundUp(dv, kernels.vectorWidth), kernels.vectorWidth);
     job.paddedKeys = roundUp(m, kernels.panelWidth);
     job.pooling = poolingFor(n, m, settings.poolSide);
+    job.poolScores = settings.poolScores;
     job.blockStart = blockStarts(n, blockRows(kernels), job.pooling);
     job.heads = heads;
     job.causal = settings.causal;
@@ -312,7 +319,8 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     const bool pooled = job.pooling.lines > 0;
     if (pooled) {
         out.pooledWeights.assign(std::size_t(heads), emptyPooled(job.pooling, n, m));
-        out.pooledScores.assign(std::size_t(heads), emptyPooled(job.pooling, n, m));
+        if (job.poolScores)
+            out.pooledScores.assign(std::size_t(heads), emptyPooled(job.pooling, n, m));
         if (settings.sumWeights)
             out.pooledWeightSum = emptyPooled(job.pooling, n, m);
     }
@@ -372,10 +380,10 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     if (job.cancelled)
         throw Cancelled();
     if (pooled) {
-        for (std::size_t h = 0; h < out.pooledWeights.size(); ++h) {
-            out.pooledWeights[h].findLargestMagnitude();
-            out.pooledScores[h].findLargestMagnitude();
-        }
+        for (PooledMatrix &p : out.pooledWeights)
+            p.findLargestMagnitude();
+        for (PooledMatrix &p : out.pooledScores)
+            p.findLargestMagnitude();
         if (settings.sumWeights)
             out.pooledWeightSum.findLargestMagnitude();
     }

@@ -77,6 +77,11 @@ Document::Document(const attn::Session &start, QObject *parent)
         emit resultChanged();
     });
     applySession(start);
+    // A large result keeps in full only the head the views showed when it
+    // was computed, and the scores' thumbnails only while scores were shown:
+    // showing another computes again, on the worker.
+    connect(&m_selection, &ViewSelection::headChanged, this, &Document::refreshForViews);
+    connect(&m_selection, &ViewSelection::showScoresChanged, this, &Document::refreshForViews);
     connect(&m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
         if (channel == QLatin1String("session"))
             emit computingChanged(isComputing());
@@ -328,16 +333,50 @@ bool Document::recompute()
     // Small sessions are answered at once (no thread, no stale view); large
     // ones on a worker, where a newer edit cancels the run for an older one.
     // The heads the views do not show in full keep no matrix (attn::HeadsKept).
+    m_requestedKept = keptForViews();
     return m_scheduler.request(
         QStringLiteral("session"), {m_session}, this,
         [this](const ComputeScheduler::Snapshots &snapshots) {
             const bool late = m_snapshotPending;
+            m_snapshotPending = false;
             m_snapshot = snapshots.front();
             m_lastComputeMs = m_snapshot->milliseconds;
             if (late)
                 emit resultChanged();
         },
-        attn::HeadsKept::only(m_selection.head().head));
+        m_requestedKept);
+}
+
+attn::HeadsKept Document::keptForViews() const
+{
+    return attn::HeadsKept::only(m_selection.head().head, m_selection.showScores());
+}
+
+bool Document::resultLacksWhatViewsShow() const
+{
+    if (m_model->isOpen() || !m_snapshot || !m_snapshot->result)
+        return false;
+    const std::vector<attn::HeadResult> &heads = m_snapshot->result->heads;
+    const std::optional<int> head = m_selection.head().head;
+    if (head && *head >= 0 && std::size_t(*head) < heads.size() && heads[std::size_t(*head)].weights.isOnDemand())
+        return true;
+    return m_selection.showScores() && !heads.empty() && heads.front().weights.pooled()
+        && !heads.front().scores.pooled();
+}
+
+void Document::refreshForViews()
+{
+    // Until the new result lands the views compute what they draw from the
+    // old one (the same numbers, more slowly).
+    // A run in progress for what the views show now will do.
+    if (m_model->isOpen())
+        return;
+    if (m_snapshotPending ? m_requestedKept == keptForViews() : !resultLacksWhatViewsShow())
+        return;
+    const bool ready = recompute();
+    m_snapshotPending = !ready;
+    if (ready)
+        emit resultChanged();
 }
 
 void Document::computeVariants(const QString &channel, std::vector<attn::Session> sessions, QObject *receiver,

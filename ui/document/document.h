@@ -152,6 +152,11 @@ private:
     // True when the snapshot was computed at once; false when a worker will
     // deliver it (resultChanged follows then).
     bool recompute();
+    // The result lacks what the views now show in full (another head, the
+    // scores' thumbnails): refreshForViews() computes it again.
+    bool resultLacksWhatViewsShow() const;
+    void refreshForViews();
+    attn::HeadsKept keptForViews() const;
     // Gives the selection the shape and query of what is shown (the model's while one is open).
     void syncSelection();
 
@@ -160,6 +165,7 @@ private:
     SnapshotPtr m_snapshot;
     double m_lastComputeMs = 0.0;
     ComputeScheduler m_scheduler;
+    attn::HeadsKept m_requestedKept; // what the last request keeps
     bool m_snapshotPending = false; // the snapshot comes from a worker: resultChanged when it lands
     QString m_filePath;
     QString m_missingModel;
