@@ -367,8 +367,8 @@ bool Document::resultLacksWhatViewsShow() const
 void Document::refreshForViews()
 {
     // Until the new result lands the views compute what they draw from the
-    // old one (the same numbers, more slowly).
-    // A run in progress for what the views show now will do.
+    // old one (the same numbers, more slowly). A run in progress for what the
+    // views show now will do.
     if (m_model->isOpen())
         return;
     if (m_snapshotPending ? m_requestedKept == keptForViews() : !resultLacksWhatViewsShow())
