@@ -13,7 +13,7 @@ struct Helper
     std::atomic<bool> busy{false}; // a caller's work is on the helper
     std::mutex lock;
     std::condition_variable changed;
-    HelperThread::Work work = nullptr;
+    HelperWork work = nullptr;
     void *context = nullptr;
     bool done = true;
     std::exception_ptr failed;
@@ -24,7 +24,7 @@ struct Helper
         std::unique_lock<std::mutex> guard(lock);
         for (;;) {
             changed.wait(guard, [this] { return work != nullptr; });
-            const HelperThread::Work w = work;
+            const HelperWork w = work;
             void *c = context;
             guard.unlock();
             std::exception_ptr thrown;
@@ -59,13 +59,7 @@ Helper &helper()
 
 } // namespace
 
-HelperThread &HelperThread::instance()
-{
-    static HelperThread handle;
-    return handle;
-}
-
-bool HelperThread::tryStart(Work work, void *context)
+bool tryStartOnHelper(HelperWork work, void *context)
 {
     Helper &h = helper();
     bool idle = false;
@@ -80,7 +74,7 @@ bool HelperThread::tryStart(Work work, void *context)
     return true;
 }
 
-void HelperThread::wait()
+void waitForHelper()
 {
     Helper &h = helper();
     std::exception_ptr failed;

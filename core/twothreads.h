@@ -14,17 +14,12 @@ namespace detail {
 // thread for every call cost a clone and its stack's pages again each time
 // (glibc hands a finished thread's stack back to the kernel), about a
 // thousand page faults per slider step at 2000 tokens.
-class HelperThread
-{
-public:
-    using Work = void (*)(void *);
-    static HelperThread &instance();
-    // Starts work(context) on the helper; false when it is busy with another
-    // caller's work (or could not be started): the caller runs it otherwise.
-    bool tryStart(Work work, void *context);
-    // Waits for the work started; rethrows what it threw.
-    void wait();
-};
+using HelperWork = void (*)(void *);
+// Starts work(context) on the helper; false when it is busy with another
+// caller's work (or could not be started): the caller runs it otherwise.
+bool tryStartOnHelper(HelperWork work, void *context);
+// Waits for the work started; rethrows what it threw.
+void waitForHelper();
 
 } // namespace detail
 
@@ -35,16 +30,15 @@ public:
 template<typename First, typename Second>
 void runBoth(First &&first, Second &&second)
 {
-    detail::HelperThread &helper = detail::HelperThread::instance();
     const auto call = [](void *f) { (*static_cast<std::remove_reference_t<Second> *>(f))(); };
-    if (helper.tryStart(call, const_cast<void *>(static_cast<const void *>(&second)))) {
+    if (detail::tryStartOnHelper(call, const_cast<void *>(static_cast<const void *>(&second)))) {
         std::exception_ptr failed;
         try {
             first();
         } catch (...) {
             failed = std::current_exception();
         }
-        helper.wait(); // `second` may not outlive this frame, whatever `first` did
+        detail::waitForHelper(); // `second` may not outlive this frame, whatever `first` did
         if (failed)
             std::rethrow_exception(failed);
         return;
