@@ -6,6 +6,7 @@
 
 #include "document.h"
 #include "guiclock.h"
+#include "sanitized.h"
 #include "mainwindow.h"
 #include "model/forward.h"
 #include "prng.h"
@@ -22,7 +23,7 @@
 #include <vector>
 
 constexpr std::uint64_t kModelMonkeyDefaultSeed = 20261201;
-#if defined(__SANITIZE_ADDRESS__)
+#if ATTN_UNDER_ASAN
 // AddressSanitizer makes each action about three times slower: 20,000 would take five minutes of the suite.
 constexpr int kModelMonkeyDefaultActions = 5000;
 #else

@@ -339,7 +339,7 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
         QTest::mouseMove(window().heatmap(), window().heatmap()->cellRect(row, column).center().toPoint());
         return QStringLiteral("hover heatmap cell (%1, %2)").arg(row).arg(column);
     });
-    add("paint", 3, [this] {
+    add("paint", 3, [] {
         QCoreApplication::processEvents();
         return QStringLiteral("process events (paint)");
     });

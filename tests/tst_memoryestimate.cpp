@@ -6,6 +6,7 @@
 #include "io/safetensorswriter.h"
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
+#include "sanitized.h"
 #include "freedmemory.h"
 
 #include <QDir>
@@ -157,7 +158,7 @@ private slots:
     void computeRefusesWhatCannotFit()
     {
         QFETCH(bool, underUlimit);
-#if defined(__SANITIZE_ADDRESS__)
+#if ATTN_UNDER_ASAN
         if (underUlimit)
             QSKIP("AddressSanitizer reserves terabytes of address space");
 #endif
@@ -199,7 +200,7 @@ private slots:
     // fit in 2 GiB of address space.
     void benchRefusesWhatCannotFit()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if ATTN_UNDER_ASAN
         QSKIP("AddressSanitizer reserves terabytes of address space");
 #endif
         QTemporaryDir tmp;

@@ -12,6 +12,7 @@
 #include "crashbreadcrumb.h"
 #include "monkeyenvironment.h"
 #include "modelmonkey.h"
+#include "sanitized.h"
 
 #include "guiclock.h"
 
@@ -37,7 +38,7 @@
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if ATTN_UNDER_ASAN
 // AddressSanitizer makes every event several times slower: the clock reports, it does not judge.
 constexpr bool kTimed = false;
 #else

@@ -6,6 +6,7 @@
 #include "freedmemory.h"
 #include "document.h"
 #include "examples.h"
+#include "sanitized.h"
 #include "fileactions.h"
 #include "learn/tasks.h"
 #include "mainwindow.h"
@@ -294,7 +295,7 @@ private slots:
     // monkey's frame check failed on a CI machine at 16.1-17.2 ms).
     void dialogFlowKeepsTheGuiThreadFree()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if ATTN_UNDER_ASAN
         const double budgetMs = 50 * 6;
 #else
         const double budgetMs = 50;
