@@ -144,6 +144,10 @@ private slots:
             {"two threads, causal", 300, 300, 8, 64, 64, true},
             {"two threads, wide values", 257, 333, 2, 20, 70, false},
             {"two threads, tiny heads", 400, 400, 12, 5, 5, true},
+            {"two threads, narrow values", 300, 310, 3, 6, 8, false}, // AVX-512's narrowest, at its widest
+            {"values one wide, causal", 150, 150, 2, 4, 1, true},
+            {"values two wide", 70, 90, 2, 3, 2, false},
+            {"values four wide, causal", 131, 131, 2, 4, 4, true},
         };
         const char *modes[] = {"matrices", "matrices+scores", "row statistics", "summed, one off"};
         for (const auto *const *set = kernels::runnableAttentionKernels(); *set; ++set)
@@ -333,6 +337,25 @@ private slots:
                     worst = std::max(worst, std::abs(double(z[std::size_t(i * ldz + c)]) - expected(i, c)));
             QVERIFY2(worst < 1e-4, kern.name);
             QCOMPARE(z[std::size_t(ldv)], -1.0f); // nothing past ldv is written
+
+            // narrowContext: V transposed, every width it takes, rows in
+            // partial groups, keys ending inside a vector.
+            for (long dv = 1; dv <= kern.narrowValues; ++dv) {
+                const long ldvt = keys + 5;
+                const MatF vt = randomMatrix(dv, ldvt, 12);
+                std::vector<float> narrow(std::size_t(rows * ldz), -1.0f);
+                kern.narrowContext(w.data(), keys, rows, keys, vt.data(), ldvt, dv, narrow.data(), ldz);
+                const MatD narrowExpected = w.cast<double>() * vt.leftCols(keys).transpose().cast<double>();
+                worst = 0.0;
+                for (long i = 0; i < rows; ++i) {
+                    for (long c = 0; c < dv; ++c) {
+                        const double got = narrow[std::size_t(i * ldz + c)];
+                        worst = std::max(worst, std::abs(got - narrowExpected(i, c)));
+                    }
+                    QCOMPARE(narrow[std::size_t(i * ldz + dv)], -1.0f); // nothing past dv is written
+                }
+                QVERIFY2(worst < 1e-4, qPrintable(QStringLiteral("%1, dv %2").arg(kern.name).arg(dv)));
+            }
 
             // Softmax rows of every length about the vector width, in place and not.
             const MatF scores = randomMatrix(1, 4 * kern.vectorWidth + 3, 11, 4.0);

@@ -14,6 +14,9 @@ using Reg = __m256;
 constexpr long kWidth = 8;
 constexpr long kRows = 6;
 constexpr long kVectors = 2;
+// narrowContext: 2 rows of 4 sums and their 2 weights fit the 16 registers; wider V is as fast by rows.
+constexpr long kNarrowRows = 2;
+constexpr long kNarrowMost = 4;
 
 inline Reg loadu(const float *p)
 {

@@ -20,6 +20,9 @@ using Reg = __m512;
 constexpr long kWidth = 16;
 constexpr long kRows = 6;
 constexpr long kVectors = 4;
+// narrowContext: 3 rows of 8 sums and their 3 weights fit the 32 registers.
+constexpr long kNarrowRows = 3;
+constexpr long kNarrowMost = 8;
 
 inline Reg loadu(const float *p)
 {

@@ -15,6 +15,9 @@ using Reg = float;
 constexpr long kWidth = 1;
 constexpr long kRows = 6;
 constexpr long kVectors = 4;
+// narrowContext: one lane: a dot product gains nothing over a row of V at a time.
+constexpr long kNarrowRows = 1;
+constexpr long kNarrowMost = 0;
 
 inline Reg loadu(const float *p)
 {

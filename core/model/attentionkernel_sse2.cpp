@@ -14,6 +14,9 @@ using Reg = __m128;
 constexpr long kWidth = 4;
 constexpr long kRows = 6;
 constexpr long kVectors = 2;
+// narrowContext: with 4 lanes, only the narrowest V gains.
+constexpr long kNarrowRows = 2;
+constexpr long kNarrowMost = 2;
 
 inline Reg loadu(const float *p)
 {

@@ -1,6 +1,7 @@
 // The body of the attention kernels (see attentionkernels.h), included by one
 // file per instruction set after it defines, in its own namespace:
 //   Reg, kWidth (floats in Reg), kRows, kVectors (the register tile),
+//   kNarrowRows and kNarrowMost (narrowContext's rows at a time and widest V),
 //   loadu(const float *), storeu(float *, Reg), loadPart and storePart (the
 //   first `count` lanes only, nothing touched past them), broadcast(float), zero(),
 //   multiplyAdd(a, b, c) = a * b + c, add, multiply, larger (max),
@@ -78,6 +79,82 @@ inline void contextTile(const float *const w[kRows], long keys, const float *v, 
     for (long r = 0; r < rows; ++r)
         for (long c = 0; c < Vectors; ++c)
             storeu(z[r] + c * kWidth, acc[r][c]);
+}
+
+// The sum of x's lanes, always in the same order.
+inline float sumOfLanes(Reg x)
+{
+    float lanes[kWidth];
+    storeu(lanes, x);
+    float sum = lanes[0];
+    for (long l = 1; l < kWidth; ++l)
+        sum += lanes[l];
+    return sum;
+}
+
+// Rows of narrowContext, Dv columns of V: each output a dot product of a
+// weights row with a column of V, the keys along the vector lanes.
+template<long Dv>
+inline void narrowTile(const float *const w[kNarrowRows], long keys, const float *vt, long ldvt,
+                       float *const z[kNarrowRows], long rows)
+{
+    Reg acc[kNarrowRows][Dv];
+    for (long r = 0; r < kNarrowRows; ++r)
+        for (long c = 0; c < Dv; ++c)
+            acc[r][c] = zero();
+    const long full = keys / kWidth * kWidth, rest = keys - full;
+    for (long j = 0; j < full; j += kWidth) {
+        Reg a[kNarrowRows];
+        for (long r = 0; r < kNarrowRows; ++r)
+            a[r] = loadu(w[r] + j);
+        for (long c = 0; c < Dv; ++c) {
+            const Reg v = loadu(vt + c * ldvt + j);
+            for (long r = 0; r < kNarrowRows; ++r)
+                acc[r][c] = multiplyAdd(a[r], v, acc[r][c]);
+        }
+    }
+    if (rest) {
+        Reg a[kNarrowRows];
+        for (long r = 0; r < kNarrowRows; ++r)
+            a[r] = loadPart(w[r] + full, rest);
+        for (long c = 0; c < Dv; ++c) {
+            const Reg v = loadPart(vt + c * ldvt + full, rest);
+            for (long r = 0; r < kNarrowRows; ++r)
+                acc[r][c] = multiplyAdd(a[r], v, acc[r][c]);
+        }
+    }
+    for (long r = 0; r < rows; ++r)
+        for (long c = 0; c < Dv; ++c)
+            z[r][c] = sumOfLanes(acc[r][c]);
+}
+
+template<long Dv>
+inline void narrowRows(const float *w, long ldw, long rows, long keys, const float *vt, long ldvt, float *z,
+                       long ldz)
+{
+    for (long r0 = 0; r0 < rows; r0 += kNarrowRows) {
+        const long count = smaller(kNarrowRows, rows - r0);
+        const float *wr[kNarrowRows];
+        float *zr[kNarrowRows];
+        for (long r = 0; r < kNarrowRows; ++r) {
+            wr[r] = w + (r0 + smaller(r, count - 1)) * ldw;
+            zr[r] = z + (r0 + smaller(r, count - 1)) * ldz;
+        }
+        narrowTile<Dv>(wr, keys, vt, ldvt, zr, count);
+    }
+}
+
+// narrowRows<dv>, for dv from Dv to kNarrowMost.
+template<long Dv>
+inline void narrowFrom(long dv, const float *w, long ldw, long rows, long keys, const float *vt, long ldvt, float *z,
+                       long ldz)
+{
+    if constexpr (Dv <= kNarrowMost) {
+        if (dv == Dv)
+            narrowRows<Dv>(w, ldw, rows, keys, vt, ldvt, z, ldz);
+        else
+            narrowFrom<Dv + 1>(dv, w, ldw, rows, keys, vt, ldvt, z, ldz);
+    }
 }
 
 // exp(x) for x <= 0 (a scaled score less its row's largest), with Cephes's
@@ -258,6 +335,12 @@ void scores(const float *q, long ldq, long rows, const float *packed, long dk, l
             scoreTile(qr, panel, dk, sr, count, cols - t * kPanel);
         }
     }
+}
+
+void narrowContext(const float *w, long ldw, long rows, long keys, const float *vt, long ldvt, long dv, float *z,
+                   long ldz)
+{
+    narrowFrom<1>(dv, w, ldw, rows, keys, vt, ldvt, z, ldz);
 }
 
 void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz)

@@ -9,6 +9,8 @@ namespace attn::kernels {
     namespace isa {                                                                                                 \
     void scores(const float *q, long ldq, long rows, const float *packed, long dk, long cols, float *s, long lds);    \
     void context(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);      \
+    void narrowContext(const float *w, long ldw, long rows, long keys, const float *vt, long ldvt, long dv, float *z, \
+                       long ldz);                                                                                   \
     void softmax(const float *in, float *out, long visible, float scale, float *max, float *inverseSum);            \
     void largest(const float *in, long count, float sign, float *into);                                             \
     void softmaxWithExtras(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,     \
@@ -26,19 +28,20 @@ ATTN_DECLARE_KERNELS(portable)
 
 namespace {
 
-// Vector width, panel width (kWidth * kVectors) and rows as each file sets them.
+// Vector width, panel width (kWidth * kVectors), rows and kNarrowMost as each file sets them.
 #if defined(__x86_64__)
-constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, avx512::scores, avx512::context,
+constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, 8, avx512::scores, avx512::context, avx512::narrowContext,
                                 avx512::softmax, avx512::largest, avx512::softmaxWithExtras,
                                 avx512::slidingLargest};
-constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, avx2::scores, avx2::context,
+constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, 4, avx2::scores, avx2::context, avx2::narrowContext,
                                 avx2::softmax, avx2::largest, avx2::softmaxWithExtras,
                                 avx2::slidingLargest};
-constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, sse2::scores, sse2::context,
+constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, 2, sse2::scores, sse2::context, sse2::narrowContext,
                                 sse2::softmax, sse2::largest, sse2::softmaxWithExtras,
                                 sse2::slidingLargest};
 #else
-constexpr AttentionKernels kPortable{"portable", 1, 4, 6, portable::scores, portable::context,
+constexpr AttentionKernels kPortable{"portable", 1, 4, 6, 0, portable::scores, portable::context,
+                                portable::narrowContext,
                                 portable::softmax, portable::largest, portable::softmaxWithExtras,
                                 portable::slidingLargest};
 #endif

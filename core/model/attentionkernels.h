@@ -32,6 +32,7 @@ struct AttentionKernels
     long vectorWidth;  // floats per vector register
     long panelWidth;   // keys per packed panel of K (see packedKeysSize)
     long rowGroup;     // query rows computed together; blocks of a multiple of it waste nothing
+    long narrowValues; // narrowContext takes V up to this wide (0: never)
 
     // s[r * lds + j] = sum over k < dk of q[r * ldq + k] * key j's element k,
     // for r < rows and j < cols. Packed keys: panel t holds keys
@@ -41,6 +42,12 @@ struct AttentionKernels
     // z[r * ldz + c] = sum over j < keys of w[r * ldw + j] * v[j * ldv + c], for
     // r < rows and c < ldv; ldv is a multiple of vectorWidth (V zero padded).
     void (*context)(const float *w, long ldw, long rows, long keys, const float *v, long ldv, float *z, long ldz);
+    // context for V at most narrowValues wide, given transposed:
+    // z[r * ldz + c] = sum over j < keys of w[r * ldw + j] * vt[c * ldvt + j],
+    // for r < rows and c < dv. With the keys along the vector lanes, a head
+    // of width 5 does not pay for a whole vector of V per weight.
+    void (*narrowContext)(const float *w, long ldw, long rows, long keys, const float *vt, long ldvt, long dv,
+                          float *z, long ldz);
     // out[0, visible) = the softmax of in[0, visible) * scale, as
     // scaledSoftmaxRows computes a row (model/attentionop.h) but always
     // multiplied by the reciprocal of the sum; with `max`, that reciprocal and

@@ -61,7 +61,7 @@ struct PackedHead
 {
     std::unique_ptr<float[]> queries; // n x dk, row by row
     std::unique_ptr<float[]> keys;    // panels of panelWidth keys (attentionkernels.h), zero past the last
-    std::unique_ptr<float[]> values;  // m x ldv, zero past dv
+    std::unique_ptr<float[]> values;  // m x ldv, zero past dv; narrow: dv x ldvt (V transposed)
 };
 
 // Element (i, c) of columns [first, first + count) of `m`, for every i and c,
@@ -82,9 +82,18 @@ void forEachOf(const In &m, Index first, Index count, Visit visit)
     }
 }
 
+// Where pack() puts V: its rows ldv apart (zero past dv), or, for
+// narrowContext, its columns ldvt apart.
+struct ValueLayout
+{
+    Index ldv;
+    bool transposed;
+    Index ldvt;
+};
+
 template<typename In>
-void pack(const In &queries, const In &keys, const In &values, Index h, Index dk, Index dv, Index ldv, Index panel,
-          PackedHead &out)
+void pack(const In &queries, const In &keys, const In &values, Index h, Index dk, Index dv, const ValueLayout &layout,
+          Index panel, PackedHead &out)
 {
     const Index m = keys.rows(), panels = roundUp(m, panel) / panel;
     float *q = out.queries.get(), *k = out.keys.get(), *v = out.values.get();
@@ -99,6 +108,12 @@ void pack(const In &queries, const In &keys, const In &values, Index h, Index dk
         const Index t = j >> shift;
         k[(t * dk + c) * panel + (j - (t << shift))] = x;
     });
+    if (layout.transposed) {
+        const Index ldvt = layout.ldvt;
+        forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { v[c * ldvt + j] = x; });
+        return;
+    }
+    const Index ldv = layout.ldv;
     for (Index j = 0; j < m; ++j)
         std::fill(v + j * ldv + dv, v + (j + 1) * ldv, 0.0f);
     forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { v[j * ldv + c] = x; });
@@ -108,7 +123,6 @@ void pack(const In &queries, const In &keys, const In &values, Index h, Index dk
 struct Scratch
 {
     std::vector<float> scores;  // block rows x padded keys: a head's scores, then its weights
-    std::vector<float> sum;     // block rows x padded keys: the weights summed over the heads so far
     std::vector<float> context; // block rows x ldv
     // One line of thumbnails at a time: per key, the largest score, the
     // largest negated score, the largest weight (and summed weight) of the
@@ -121,7 +135,8 @@ struct Job
 {
     const AttentionKernels *kernels;
     std::vector<PackedHead> packed; // per head
-    Index n, m, dk, dv, ldv, paddedKeys;
+    Index n, m, dk, dv, paddedKeys;
+    ValueLayout values;
     // Block b holds query rows [blockStart[b], blockStart[b + 1]): whole
     // lines of the thumbnails, so that no line is shared by two threads.
     std::vector<Index> blockStart;
@@ -154,6 +169,8 @@ void keepRows(const float *from, Index lds, Index rows, Index seen, float *to, I
 
 // Query rows of block b for every head in turn, so that the sum of their
 // weights stays in the cache instead of passing through memory once per head.
+// The weights of a head kept in full, and the sum, are written where the
+// output keeps them: a copy from the scratch rows was a tenth of a pass.
 // False when the computation was cancelled.
 bool computeBlock(Job &job, Index b, Scratch &scratch)
 {
@@ -165,7 +182,8 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
     const Pooling &pooling = job.pooling;
     const bool pooled = pooling.lines > 0;
     const AttentionKernels &k = *job.kernels;
-    float *s = scratch.scores.data(), *sum = scratch.sum.data(), *z = scratch.context.data();
+    float *s = scratch.scores.data(), *z = scratch.context.data();
+    float *sum = job.sumWeights ? out.weightSum.data() + r0 * m : nullptr; // the block's rows, m apart
     // Row i is the first (or last) of its thumbnail line.
     const auto opensLine = [&](Index i) { return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)])] == i; };
     // The keys the last row of row i's line sees: the most of any of its rows.
@@ -189,9 +207,15 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                  long(lds));
         if (keepScores)
             keepRows(s, lds, rows, m, out.scores[h].data() + r0 * m, m);
+        // Where the weights go: the output's rows for a head kept in full
+        // (zero up to m), else over the scores (zero up to the keys the block sees).
+        const bool inFull = job.inFull[h];
+        float *w = inFull ? out.weights[h].data() + r0 * m : s;
+        const Index ldw = inFull ? m : lds, zeroTo = inFull ? m : seen;
         for (Index r = 0; r < rows; ++r) {
             const Index i = r0 + r, visible = visibleKeys(job, i);
-            float *row = s + r * lds;
+            const float *row = s + r * lds;
+            float *weights = w + r * ldw;
             // Pooled and summed while the row is in registers.
             kernels::RowExtras extras;
             if (pooled) {
@@ -208,17 +232,17 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 }
                 extras.weightHigh = scratch.highWeight.data();
             }
-            float *total = job.sumWeights ? sum + r * lds : nullptr;
+            float *total = job.sumWeights ? sum + r * m : nullptr;
             if (job.sumWeights) {
                 extras.sum = total;
                 extras.firstTerm = head == 0;
             }
-            k.softmaxWithExtras(row, row, long(visible), job.scale,
+            k.softmaxWithExtras(row, weights, long(visible), job.scale,
                                 job.statistics ? &out.rowStatistics[h].max[i] : nullptr,
                                 job.statistics ? &out.rowStatistics[h].inverseSum[i] : nullptr, extras);
-            std::fill(row + visible, row + seen, 0.0f);
+            std::fill(weights + visible, weights + zeroTo, 0.0f);
             if (job.sumWeights && head == 0)
-                std::fill(total + visible, total + seen, 0.0f);
+                std::fill(total + visible, total + m, 0.0f);
             if (pooled && closesLine(i)) {
                 const Index y = pooling.lineOf[std::size_t(i)];
                 if (job.poolScores)
@@ -227,17 +251,19 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 finishLine(k, pooling, y, visible, scratch.highWeight.data(), nullptr, out.pooledWeights[h]);
             }
         }
-        if (job.inFull[h])
-            keepRows(s, lds, rows, seen, out.weights[h].data() + r0 * m, m);
-
         auto context = out.context.block(r0, Index(head) * job.dv, rows, job.dv);
         if (!job.switchedOff->empty() && (*job.switchedOff)[h]) {
             context.setZero();
             continue;
         }
-        k.context(s, long(lds), long(rows), long(seen), packed.values.get(), long(job.ldv), z, long(job.ldv));
+        const Index ldz = job.values.ldv;
+        if (job.values.transposed)
+            k.narrowContext(w, long(ldw), long(rows), long(seen), packed.values.get(), long(job.values.ldvt),
+                            long(job.dv), z, long(ldz));
+        else
+            k.context(w, long(ldw), long(rows), long(seen), packed.values.get(), long(ldz), z, long(ldz));
         for (Index r = 0; r < rows; ++r)
-            context.row(r) = Eigen::Map<const Eigen::RowVectorXf>(z + r * job.ldv, job.dv);
+            context.row(r) = Eigen::Map<const Eigen::RowVectorXf>(z + r * ldz, job.dv);
     }
     if (job.sumWeights) {
         if (pooled) {
@@ -245,13 +271,12 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
                 const Index i = r0 + r, visible = visibleKeys(job, i);
                 if (opensLine(i))
                     startLine(0, lineVisible(i), {&scratch.highSum});
-                k.largest(sum + r * lds, long(visible), 1.0f, scratch.highSum.data());
+                k.largest(sum + r * m, long(visible), 1.0f, scratch.highSum.data());
                 if (closesLine(i))
                     finishLine(k, pooling, pooling.lineOf[std::size_t(i)], visible, scratch.highSum.data(), nullptr,
                                out.pooledWeightSum);
             }
         }
-        keepRows(sum, lds, rows, seen, out.weightSum.data() + r0 * m, m);
     }
     return true;
 }
@@ -291,7 +316,9 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.m = m;
     job.dk = dk;
     job.dv = dv;
-    job.ldv = std::max<Index>(roundUp(dv, kernels.vectorWidth), kernels.vectorWidth);
+    job.values.ldv = std::max<Index>(roundUp(dv, kernels.vectorWidth), kernels.vectorWidth);
+    job.values.transposed = dv > 0 && dv <= kernels.narrowValues;
+    job.values.ldvt = roundUp(m, kernels.vectorWidth);
     job.paddedKeys = roundUp(m, kernels.panelWidth);
     job.pooling = poolingFor(n, m, settings.poolSide);
     job.poolScores = settings.poolScores;
@@ -352,9 +379,7 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
         scratchRows = std::max(scratchRows, job.blockStart[b + 1] - job.blockStart[b]);
     for (Scratch &s : scratch) {
         s.scores.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
-        if (job.sumWeights)
-            s.sum.assign(std::size_t(scratchRows * job.paddedKeys), 0.0f);
-        s.context.assign(std::size_t(scratchRows * job.ldv), 0.0f);
+        s.context.assign(std::size_t(scratchRows * job.values.ldv), 0.0f);
         if (pooled) {
             for (std::vector<float> *line : {&s.highScore, &s.lowScore, &s.highWeight, &s.highSum})
                 line->assign(std::size_t(m), 0.0f);
@@ -366,10 +391,10 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     for (PackedHead &p : job.packed) {
         p.queries.reset(new float[std::size_t(n * dk)]);
         p.keys.reset(new float[std::size_t(job.paddedKeys * dk)]);
-        p.values.reset(new float[std::size_t(m * job.ldv)]);
+        p.values.reset(new float[std::size_t(job.values.transposed ? dv * job.values.ldvt : m * job.values.ldv)]);
     }
     shareOut(heads, twoThreads, [&](Index h, int) {
-        pack(queries, keys, values, h, dk, dv, job.ldv, kernels.panelWidth, job.packed[std::size_t(h)]);
+        pack(queries, keys, values, h, dk, dv, job.values, kernels.panelWidth, job.packed[std::size_t(h)]);
         return true;
     });
     // Blocks from the bottom up: under the mask the lower ones see more keys,
