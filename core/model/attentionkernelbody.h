@@ -23,10 +23,10 @@ inline long smaller(long a, long b)
 
 // Rows past the last are read as the last row again (and not stored), so a
 // partial group runs the same instructions as a full one.
-template<typename Pointer>
-inline void rowPointers(Pointer base, long stride, long first, long count, Pointer out[kRows])
+template<typename Pointer, long Group>
+inline void rowPointers(Pointer base, long stride, long first, long count, Pointer (&out)[Group])
 {
-    for (long r = 0; r < kRows; ++r)
+    for (long r = 0; r < Group; ++r)
         out[r] = base + (first + smaller(r, count - 1)) * stride;
 }
 
@@ -136,10 +136,8 @@ inline void narrowRows(const float *w, long ldw, long rows, long keys, const flo
         const long count = smaller(kNarrowRows, rows - r0);
         const float *wr[kNarrowRows];
         float *zr[kNarrowRows];
-        for (long r = 0; r < kNarrowRows; ++r) {
-            wr[r] = w + (r0 + smaller(r, count - 1)) * ldw;
-            zr[r] = z + (r0 + smaller(r, count - 1)) * ldz;
-        }
+        rowPointers(w, ldw, r0, count, wr);
+        rowPointers(z, ldz, r0, count, zr);
         narrowTile<Dv>(wr, keys, vt, ldvt, zr, count);
     }
 }
