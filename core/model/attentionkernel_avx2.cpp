@@ -72,10 +72,11 @@ inline Reg roundToIntegral(Reg x)
 {
     return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
-inline Reg powerOfTwo(Reg integral)
+// y times 2^n, n integral in [-126, 127]: n's bits as a float's exponent.
+inline Reg timesPowerOfTwo(Reg y, Reg n)
 {
-    const __m256i biased = _mm256_add_epi32(_mm256_cvtps_epi32(integral), _mm256_set1_epi32(127));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23));
+    const __m256i biased = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
+    return _mm256_mul_ps(y, _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23)));
 }
 
 } // namespace

@@ -69,12 +69,13 @@ inline Reg roundToIntegral(Reg x)
 {
     return float(long(x < 0 ? x - 0.5f : x + 0.5f)); // |x| < 2^7 here
 }
-inline Reg powerOfTwo(Reg integral)
+// y times 2^n, n integral in [-126, 127]: n's bits as a float's exponent.
+inline Reg timesPowerOfTwo(Reg y, Reg n)
 {
-    const std::uint32_t bits = std::uint32_t(long(integral) + 127) << 23;
-    float x;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
+    const std::uint32_t bits = std::uint32_t(long(n) + 127) << 23;
+    float power;
+    std::memcpy(&power, &bits, sizeof power);
+    return y * power;
 }
 
 } // namespace

@@ -77,10 +77,11 @@ inline Reg roundToIntegral(Reg x)
 {
     return _mm_cvtepi32_ps(_mm_cvtps_epi32(x)); // to nearest, as the processor rounds by default
 }
-inline Reg powerOfTwo(Reg integral)
+// y times 2^n, n integral in [-126, 127]: n's bits as a float's exponent.
+inline Reg timesPowerOfTwo(Reg y, Reg n)
 {
-    const __m128i biased = _mm_add_epi32(_mm_cvtps_epi32(integral), _mm_set1_epi32(127));
-    return _mm_castsi128_ps(_mm_slli_epi32(biased, 23));
+    const __m128i biased = _mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127));
+    return _mm_mul_ps(y, _mm_castsi128_ps(_mm_slli_epi32(biased, 23)));
 }
 
 } // namespace

@@ -6,7 +6,7 @@
 //   first `count` lanes only, nothing touched past them), broadcast(float), zero(),
 //   multiplyAdd(a, b, c) = a * b + c, add, multiply, larger (max),
 //   firstLanes(x, count, fill) (lanes from count on replaced by fill),
-//   roundToIntegral (to nearest), powerOfTwo (2^x of an integral x in [-126, 127]).
+//   roundToIntegral (to nearest), timesPowerOfTwo(y, n) = y * 2^n (n integral in [-126, 127]).
 // No #include and nothing outside an anonymous namespace but the two entry
 // points: an inline function compiled here with AVX flags must never be
 // shared with (and picked by the linker for) code that runs everywhere.
@@ -155,23 +155,25 @@ inline void narrowFrom(long dv, const float *w, long ldw, long rows, long keys, 
     }
 }
 
-// exp(x) for x <= 0 (a scaled score less its row's largest), with Cephes's
-// polynomial as Eigen evaluates it. Below -87.3, where float's normal numbers
-// end, it stays at about 1.3e-38: a weight that small is 0 to float's eye
-// beside the row's largest, which is 1.
-inline Reg exponential(Reg x)
+// 2^t for t <= 0 (a scaled score less its row's largest, in base 2): 2^n
+// for the integer n nearest t, times 2^(t - n) from a polynomial on
+// [-1/2, 1/2] (relative error 2e-9 before float's rounding; the coefficients
+// are fitted by scripts/fit_exp2.py). Base 2 saves the two steps of taking
+// n ln 2 off a natural exponent. Below -126, where float's normal numbers
+// end, it stays at 2^-126 (about 1.2e-38): a weight that small is 0 to
+// float's eye beside the row's largest, which is 1.
+inline Reg twoToThe(Reg t)
 {
-    x = larger(broadcast(-87.3f), x);
-    const Reg n = roundToIntegral(multiply(x, broadcast(1.44269504088896341f)));
-    Reg r = multiplyAdd(n, broadcast(-0.693359375f), x); // x - n ln 2, in two parts for float's sake
-    r = multiplyAdd(n, broadcast(2.12194440e-4f), r);
-    Reg y = multiplyAdd(broadcast(1.9875691500e-4f), r, broadcast(1.3981999507e-3f));
-    y = multiplyAdd(y, r, broadcast(8.3334519073e-3f));
-    y = multiplyAdd(y, r, broadcast(4.1665795894e-2f));
-    y = multiplyAdd(y, r, broadcast(1.6666665459e-1f));
-    y = multiplyAdd(y, r, broadcast(5.0000001201e-1f));
-    y = multiplyAdd(y, multiply(r, r), add(r, broadcast(1.0f)));
-    return multiply(y, powerOfTwo(n));
+    t = larger(broadcast(-126.0f), t);
+    const Reg n = roundToIntegral(t);
+    const Reg r = multiplyAdd(n, broadcast(-1.0f), t); // exact: n and t are within 1/2
+    Reg y = multiplyAdd(broadcast(1.5353362e-4f), r, broadcast(1.3398875e-3f));
+    y = multiplyAdd(y, r, broadcast(9.618437e-3f));
+    y = multiplyAdd(y, r, broadcast(5.5503324e-2f));
+    y = multiplyAdd(y, r, broadcast(2.4022648e-1f));
+    y = multiplyAdd(y, r, broadcast(6.931472e-1f));
+    y = multiplyAdd(y, r, broadcast(1.0f));
+    return timesPowerOfTwo(y, n);
 }
 
 // The softmax of one row (see softmax below), and what else is done with the
@@ -184,13 +186,17 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
 {
     const long full = visible / kWidth * kWidth, rest = visible - full;
     const float minusInfinity = -__builtin_huge_valf();
-    const Reg s = broadcast(scale), minusOne = broadcast(-1.0f);
-    // Two passes over `in`, each scaling it again (the same products), and
-    // one over `out`: a pass that only stored the scaled scores cost more.
+    const Reg minusOne = broadcast(-1.0f);
+    // The largest score times a positive scale is the largest scaled score:
+    // one product a row instead of one a key (the scale is never negative
+    // in practice: 1/sqrt(d_k) or 1).
+    const bool positive = scale > 0.0f;
+    const Reg s = broadcast(scale);
+    const auto scaled = [&](Reg x) { return positive ? x : multiply(x, s); };
     Reg top = broadcast(minusInfinity);
     for (long j = 0; j < full; j += kWidth) {
         const Reg x = loadu(in + j);
-        top = larger(top, multiply(x, s));
+        top = larger(top, scaled(x));
         if constexpr (PoolScores) {
             const Reg negated = multiply(x, minusOne);
             storeu(extras->high + j, extras->firstRow ? x : larger(loadu(extras->high + j), x));
@@ -199,7 +205,7 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     }
     if (rest) {
         const Reg x = loadPart(in + full, rest);
-        top = larger(top, firstLanes(multiply(x, s), rest, minusInfinity));
+        top = larger(top, firstLanes(scaled(x), rest, minusInfinity));
         if constexpr (PoolScores) {
             const Reg negated = multiply(x, minusOne);
             storePart(extras->high + full, extras->firstRow ? x : larger(loadPart(extras->high + full, rest), x), rest);
@@ -212,17 +218,21 @@ inline void softmaxRow(const float *in, float *out, long visible, float scale, f
     float largest = lanes[0];
     for (long c = 1; c < kWidth; ++c)
         largest = lanes[c] > largest ? lanes[c] : largest;
+    if (positive)
+        largest *= scale;
 
-    // The largest becomes exp(0) = 1: nothing overflows.
-    const Reg less = broadcast(-largest);
+    // exp(x s - largest) = 2^(x s log2(e) - largest log2(e)), one fused
+    // multiply-add a key; the largest becomes about 2^0 = 1, so nothing overflows.
+    constexpr float log2e = 1.44269504088896341f;
+    const Reg toBaseTwo = broadcast(scale * log2e), less = broadcast(-largest * log2e);
     Reg total = zero();
     for (long j = 0; j < full; j += kWidth) {
-        const Reg e = exponential(add(multiply(loadu(in + j), s), less));
+        const Reg e = twoToThe(multiplyAdd(loadu(in + j), toBaseTwo, less));
         storeu(out + j, e);
         total = add(total, e);
     }
     if (rest) {
-        const Reg e = firstLanes(exponential(add(multiply(loadPart(in + full, rest), s), less)), rest, 0.0f);
+        const Reg e = firstLanes(twoToThe(multiplyAdd(loadPart(in + full, rest), toBaseTwo, less)), rest, 0.0f);
         storePart(out + full, e, rest);
         total = add(total, e);
     }
