@@ -4,7 +4,7 @@
 set -euo pipefail
 
 ATTN_PACKAGES=(
-  cmake g++ make pkg-config
+  cmake ninja-build clang lld pkg-config  # every preset builds with clang, lld and Ninja
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libeigen3-dev libopenblas-dev libgl-dev
@@ -34,9 +34,21 @@ attn_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 }
 
+# Configure one preset. A build folder from before the presets chose Ninja
+# and clang cannot be configured again in place (CMake refuses another
+# generator): its cache goes, and every other file in it (the fuzz corpus) stays.
+attn_configure() {
+  local preset=$1 cache=build/$1/CMakeCache.txt
+  if [ -f "$cache" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
+    echo "build/$preset was configured for another build tool; configuring it afresh"
+    rm -rf "$cache" "build/$preset/CMakeFiles"
+  fi
+  cmake --preset "$preset"
+}
+
 attn_setup() {
   local preset=$1
   attn_install "${ATTN_PACKAGES[@]}"
-  cmake --preset "$preset"
+  attn_configure "$preset"
   cmake --build --preset "$preset" -j "$(nproc)"
 }
