@@ -9,14 +9,14 @@
 // aborts on a broken rule; this program fails on a path it cannot read or
 // on finding nothing to replay (a test that could not fail otherwise).
 
-#include <algorithm>
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStringList>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <string>
 #include <vector>
 
 #define ATTN_FUZZ_TARGETS(X) X(session) X(tokenizer) X(cli) X(safetensors) X(bpe) X(wordpiece) X(modelconfig)
@@ -25,34 +25,28 @@ ATTN_FUZZ_TARGETS(ATTN_DECLARE)
 
 namespace {
 
-using Target = int (*)(const std::uint8_t *, std::size_t);
-
 struct NamedTarget
 {
     const char *name;
-    Target run;
+    int (*run)(const std::uint8_t *, std::size_t);
 };
 
 #define ATTN_ENTRY(name) {#name, attnFuzz_##name},
 const NamedTarget kTargets[] = {ATTN_FUZZ_TARGETS(ATTN_ENTRY)};
 
-// Regular files of `path` (itself when it is one), sorted; false when it is neither.
-bool collect(const std::filesystem::path &path, std::vector<std::filesystem::path> &files)
+// Files of `path` (itself when it is one), in name order; false when it is neither.
+bool collect(const QString &path, QStringList &files)
 {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) {
-        files.push_back(path);
+    const QFileInfo info(path);
+    if (info.isFile()) {
+        files << path;
         return true;
     }
-    if (!std::filesystem::is_directory(path, ec))
+    if (!info.isDir())
         return false;
-    std::vector<std::filesystem::path> found;
-    for (const auto &entry : std::filesystem::directory_iterator(path, ec))
-        if (entry.is_regular_file())
-            found.push_back(entry.path());
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-    return !ec;
+    for (const QFileInfo &file : QDir(path).entryInfoList(QDir::Files, QDir::Name))
+        files << file.filePath();
+    return true;
 }
 
 } // namespace
@@ -63,36 +57,39 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: fuzz_replay TARGET PATH...\n");
         return 2;
     }
-    const auto target = std::find_if(std::begin(kTargets), std::end(kTargets),
-                                     [&](const NamedTarget &t) { return std::strcmp(t.name, argv[1]) == 0; });
-    if (target == std::end(kTargets)) {
+    const NamedTarget *target = nullptr;
+    for (const NamedTarget &t : kTargets)
+        if (std::strcmp(t.name, argv[1]) == 0)
+            target = &t;
+    if (!target) {
         std::fprintf(stderr, "fuzz_replay: no target named %s\n", argv[1]);
         return 2;
     }
-    std::vector<std::filesystem::path> files;
+    QStringList files;
     for (int i = 2; i < argc; ++i) {
-        if (!collect(argv[i], files)) {
+        if (!collect(QString::fromLocal8Bit(argv[i]), files)) {
             std::fprintf(stderr, "fuzz_replay: cannot read %s\n", argv[i]);
             return 1;
         }
     }
-    if (files.empty()) {
+    if (files.isEmpty()) {
         std::fprintf(stderr, "fuzz_replay: nothing to replay for %s\n", argv[1]);
         return 1;
     }
-    for (const std::filesystem::path &file : files) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in) {
-            std::fprintf(stderr, "fuzz_replay: cannot read %s\n", file.c_str());
+    for (const QString &path : files) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            std::fprintf(stderr, "fuzz_replay: cannot read %s\n", qPrintable(path));
             return 1;
         }
-        const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        // A copy of exactly its size, as libFuzzer gives: reading past it is caught by AddressSanitizer.
-        std::vector<std::uint8_t> data(bytes.begin(), bytes.end());
-        std::printf("%s\n", file.filename().c_str());
+        // A copy of exactly its size, as libFuzzer gives (QByteArray keeps a
+        // terminating zero after its bytes): reading past it is caught by AddressSanitizer.
+        const QByteArray read = file.readAll();
+        const std::vector<std::uint8_t> bytes(read.begin(), read.end());
+        std::printf("%s\n", qPrintable(QFileInfo(path).fileName()));
         std::fflush(stdout);
-        target->run(data.data(), data.size());
+        target->run(bytes.data(), bytes.size());
     }
-    std::printf("fuzz_%s: %zu inputs replayed\n", target->name, files.size());
+    std::printf("fuzz_%s: %lld inputs replayed\n", target->name, static_cast<long long>(files.size()));
     return 0;
 }
