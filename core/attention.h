@@ -97,6 +97,8 @@ public:
         return kept;
     }
     bool keeps(int head) const { return m_all || m_head == head; }
+    // The mean over heads in full: when shown (else only its thumbnail).
+    bool keepsMean() const { return m_all || !m_head; }
     bool keepsAll() const { return m_all; }
     bool poolsScores() const { return m_all || m_scores; }
     bool operator==(const HeadsKept &o) const

@@ -69,6 +69,20 @@ AttentionMatrix AttentionMatrix::weightsOnDemand(std::shared_ptr<const Factors> 
     return m;
 }
 
+AttentionMatrix AttentionMatrix::meanOnDemand(std::vector<AttentionMatrix> parts)
+{
+    if (parts.empty())
+        throw std::logic_error("AttentionMatrix::meanOnDemand: the mean of nothing");
+    for (const AttentionMatrix &part : parts)
+        if (part.rows() != parts.front().rows() || part.cols() != parts.front().cols() || !part.isSinglePrecision())
+            throw std::logic_error("AttentionMatrix::meanOnDemand: parts of different shapes or in double");
+    AttentionMatrix m;
+    m.m_rows = parts.front().rows();
+    m.m_cols = parts.front().cols();
+    m.m_parts = std::make_shared<const std::vector<AttentionMatrix>>(std::move(parts));
+    return m;
+}
+
 void AttentionMatrix::scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const
 {
     if (m_single) {
@@ -87,6 +101,12 @@ double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
 {
     if (!isSinglePrecision())
         return m_double(row, column);
+    if (m_parts) {
+        float sum = 0.0f; // in float, as rowInto sums
+        for (const AttentionMatrix &part : *m_parts)
+            sum += float(part(row, column));
+        return sum / float(m_parts->size());
+    }
     if (m_softmax && m_causal && column > row)
         return 0.0;
     const float score = m_single ? (*m_single)(row, column)
@@ -103,6 +123,16 @@ void AttentionMatrix::rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out
         out = m_double.row(r).cast<float>();
         return;
     }
+    if (m_parts) {
+        Eigen::RowVectorXf part(m_cols);
+        out.setZero();
+        for (const AttentionMatrix &p : *m_parts) {
+            p.rowInto(r, part);
+            out += part;
+        }
+        out /= float(m_parts->size());
+        return;
+    }
     scoresInto(r, out);
     if (!m_softmax)
         return;
@@ -114,6 +144,16 @@ void AttentionMatrix::rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out
 void AttentionMatrix::rowsInto(Eigen::Index first, Eigen::Index count, RowMatrixF &out) const
 {
     out.resize(count, m_cols);
+    if (m_parts) {
+        RowMatrixF part;
+        out.setZero();
+        for (const AttentionMatrix &p : *m_parts) {
+            p.rowsInto(first, count, part);
+            out += part;
+        }
+        out /= float(m_parts->size());
+        return;
+    }
     if (!m_factors) {
         for (Eigen::Index i = 0; i < count; ++i)
             rowInto(first + i, out.row(i));
@@ -165,6 +205,8 @@ bool AttentionMatrix::allFinite() const
 {
     if (!isSinglePrecision())
         return allFiniteFast(m_double);
+    if (m_parts) // a mean of finite numbers is finite
+        return std::all_of(m_parts->begin(), m_parts->end(), [](const AttentionMatrix &p) { return p.allFinite(); });
     if (m_statistics) // +inf or NaN among the scores makes the row's maximum or sum so; -inf is a weight of 0
         return m_rowMax.allFinite() && m_rowInverseSum.allFinite();
     if (m_factors) // a NaN or infinite score needs a NaN or infinite factor, or a product past float's range

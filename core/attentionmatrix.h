@@ -63,8 +63,13 @@ public:
     static AttentionMatrix weightsOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
                                            Eigen::Index width, float scale, bool causal, Eigen::VectorXf rowMax,
                                            Eigen::VectorXf rowInverseSum);
+    // The mean of `parts` (one shape; each single precision) with no entry
+    // stored: a row is the parts' rows summed and divided, when asked. The
+    // window shows one head in full, and the mean only as a thumbnail
+    // (pooled by the pass): 16 MB a pass not written at 2000 tokens.
+    static AttentionMatrix meanOnDemand(std::vector<AttentionMatrix> parts);
     // True when no entry is stored: reading all of them costs a matrix product.
-    bool isOnDemand() const { return bool(m_factors); }
+    bool isOnDemand() const { return bool(m_factors) || bool(m_parts); }
 
     // The pass's pooled picture of this matrix, or null.
     const PooledMatrix *pooled() const { return m_pooled.get(); }
@@ -73,12 +78,18 @@ public:
     Eigen::Index rows() const { return m_rows; }
     Eigen::Index cols() const { return m_cols; }
     Eigen::Index size() const { return m_rows * m_cols; }
-    bool isSinglePrecision() const { return bool(m_single) || bool(m_factors); }
+    bool isSinglePrecision() const { return bool(m_single) || isOnDemand(); }
 
     double operator()(Eigen::Index row, Eigen::Index column) const;
     Eigen::RowVectorXd row(Eigen::Index r) const;
     // Row r in float, whatever the storage: what painters read 16 M cells with.
     void rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const;
+    // Row r where it is stored, when the matrix stores its values in float
+    // (weights the pass kept, a mean kept): read in place, not copied. Null otherwise.
+    const float *storedRow(Eigen::Index r) const
+    {
+        return m_single && !m_softmax ? m_single->data() + r * m_cols : nullptr;
+    }
     // Rows [first, first + count) in float, into a count x cols matrix: for
     // scores computed on demand one matrix product, not one per row.
     void rowsInto(Eigen::Index first, Eigen::Index count, RowMatrixF &out) const;
@@ -99,6 +110,8 @@ private:
     // Only for scores computed when asked:
     std::shared_ptr<const Factors> m_factors;
     Eigen::Index m_firstFactor = 0, m_factorWidth = 0;
+    // Only for a mean computed when asked: what it is the mean of.
+    std::shared_ptr<const std::vector<AttentionMatrix>> m_parts;
     std::shared_ptr<const PooledMatrix> m_pooled;
     // For a softmax over single-precision scores, derived (m_softmax) or
     // stored (storedWeights): the row statistics are known.

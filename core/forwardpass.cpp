@@ -235,6 +235,10 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     // The mean over heads is summed while each head's weights are at hand.
     const bool mean = config.heads > 1 && !simplified;
     settings.sumWeights = mean;
+    // A mean no view shows in full keeps only its thumbnail; its rows are
+    // the heads' rows averaged when asked.
+    const bool meanInFull = !pooled || in.kept.keepsMean();
+    settings.keepWeightSum = meanInFull;
     AttentionOutput<S> out = attentionByColumns<S>(queries, keys, values, settings);
 
     result.heads.resize(std::size_t(config.heads));
@@ -270,7 +274,14 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     for (int h = computed; h < config.heads; ++h)
         result.heads[std::size_t(h)] = result.heads.front();
     if (mean) {
-        result.meanWeights = meanOf(std::move(out.weightSum), config.heads);
+        if (meanInFull) {
+            result.meanWeights = meanOf(std::move(out.weightSum), config.heads);
+        } else {
+            std::vector<AttentionMatrix> heads;
+            for (const HeadResult &head : result.heads)
+                heads.push_back(head.weights);
+            result.meanWeights = AttentionMatrix::meanOnDemand(std::move(heads));
+        }
         if constexpr (single) {
             if (pooled)
                 result.meanWeights.setPooled(meanOf(std::move(out.pooledWeightSum), config.heads));

@@ -119,6 +119,7 @@ private slots:
     void thumbnailsAreTheirMatricesPooled_data() { shownHeadContextAndOutputAreTheFullPassBitForBit_data(); }
     void thumbnailsAreTheirMatricesPooled();
     void rowsAtOnceEqualRowsOneByOne();
+    void meanOnDemandIsTheHeadsMean();
     void smallResultsKeepEveryHead();
     void theMeanShownKeepsNoHead();
 };
@@ -161,7 +162,15 @@ void TestHeadsKept::shownHeadContextAndOutputAreTheFullPassBitForBit()
         }
     }
     QVERIFY(c.kept.output == c.every.output);
-    QVERIFY(sameBits(c.kept.meanWeights, c.every.meanWeights));
+    // The mean, not shown in full, keeps only its thumbnail: the same bits
+    // as the full pass's (the same sums, pooled the same way); its rows are
+    // the heads' rows averaged when asked, float's rounding apart.
+    const AttentionMatrix &mean = c.kept.meanWeights, &fullMean = c.every.meanWeights;
+    QVERIFY(mean.isOnDemand() && !fullMean.isOnDemand());
+    QVERIFY(mean.pooled() && fullMean.pooled());
+    QCOMPARE(pooledDifference(mean.pooled()->cells, fullMean.pooled()->cells.cast<double>()), 0.0);
+    QCOMPARE(mean.pooled()->largestMagnitude, fullMean.pooled()->largestMagnitude);
+    QVERIFY((mean.toDouble() - fullMean.toDouble()).cwiseAbs().maxCoeff() < 2e-6);
 }
 
 void TestHeadsKept::headsOnDemandDifferByFloatRoundingAtMost()
@@ -251,6 +260,37 @@ void TestHeadsKept::rowsAtOnceEqualRowsOneByOne()
     QCOMPARE(weights.largestInRow(300, 301, false), c.every.heads[2].weights.largestInRow(300, 301, false));
 }
 
+void TestHeadsKept::meanOnDemandIsTheHeadsMean()
+{
+    for (const bool causal : {false, true}) {
+        const Case c = computeBoth(520, 520, 24, 3, causal, 1);
+        const AttentionMatrix &mean = c.kept.meanWeights;
+        QVERIFY(mean.isOnDemand() && mean.isSinglePrecision());
+        QCOMPARE(mean.rows(), Index(520));
+        QCOMPARE(mean.cols(), Index(520));
+        // Against the heads' weights computed in double here, from their q and k.
+        Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(520, 520);
+        for (const HeadResult &head : c.kept.heads)
+            expected += referenceHead(head, c.kept.scoreScale, c.causal).weights / 3.0;
+        QVERIFY((mean.toDouble() - expected).cwiseAbs().maxCoeff() < 2e-6);
+        // Rows at once, one by one and one entry at a time agree.
+        RowMatrixF block;
+        mean.rowsInto(200, 37, block);
+        QCOMPARE(block.rows(), Index(37));
+        Eigen::RowVectorXf row(520);
+        for (Index i = 0; i < 37; ++i) {
+            mean.rowInto(200 + i, row);
+            QVERIFY((block.row(i) - row).cwiseAbs().maxCoeff() < 1e-6);
+            QVERIFY(std::abs(mean(200 + i, 150) - double(row[150])) < 1e-6);
+            QVERIFY(std::abs(row.sum() - 1.0f) < 1e-5);
+            if (causal)
+                QCOMPARE(mean(200 + i, 200 + i + 1), 0.0);
+        }
+        QVERIFY(std::abs(mean.largestInRow(300, 520, false) - expected.row(300).maxCoeff()) < 2e-6);
+        QVERIFY(mean.allFinite());
+    }
+}
+
 void TestHeadsKept::smallResultsKeepEveryHead()
 {
     // 200 tokens fit a thumbnail one cell per entry: nothing to save.
@@ -280,7 +320,7 @@ void TestHeadsKept::theMeanShownKeepsNoHead()
                                                nullptr, HeadsKept::only(std::nullopt));
     for (const HeadResult &head : r.heads)
         QVERIFY(head.weights.isOnDemand());
-    QVERIFY(!r.meanWeights.isOnDemand());
+    QVERIFY(!r.meanWeights.isOnDemand()); // shown: kept in full
     QCOMPARE(r.meanWeights.rows(), Index(300));
     // Each row of the mean still sums to 1.
     QVERIFY(std::abs(r.meanWeights.row(123).sum() - 1.0) < 1e-5);

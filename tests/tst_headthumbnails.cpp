@@ -3,6 +3,7 @@
 // heatmap from rows computed on demand look as they do from the same pass
 // keeping every head; and the document keeps in full the head the views show.
 
+#include "colordistance.h"
 #include "document.h"
 #include "headsgridview.h"
 #include "heatmappainter.h"
@@ -71,6 +72,7 @@ private slots:
     void gridFromThumbnailsLooksAsFromEveryHead();
     void heatmapOfAHeadOnDemand();
     void documentKeepsTheShownHead();
+    void cellsAreColouredByTheirValues();
 };
 
 void TestHeadThumbnails::gridFromThumbnailsLooksAsFromEveryHead_data()
@@ -142,8 +144,15 @@ void TestHeadThumbnails::documentKeepsTheShownHead()
     QVERIFY(!doc.result().heads[2].weights.isOnDemand());
     QVERIFY(doc.result().heads[0].weights.isOnDemand());
     QVERIFY(doc.result().heads[0].weights.pooled());
-    // The average shown: every head on demand, the mean kept.
+    // The mean only as its thumbnail, for the heads grid.
+    QVERIFY(doc.result().meanWeights.isOnDemand());
+    QVERIFY(doc.result().meanWeights.pooled());
+    // The average shown: computed again at once (no edit needed), every
+    // head on demand, the mean kept.
     doc.selection()->setHead(HeadRef::average(0));
+    QVERIFY(doc.isComputing());
+    QTRY_VERIFY(!doc.isComputing());
+    QVERIFY(!doc.result().meanWeights.isOnDemand());
     doc.setEmbeddingValue(4, 1, 0.6);
     QTRY_VERIFY(!doc.isComputing());
     QVERIFY(doc.result().heads[2].weights.isOnDemand());
@@ -171,6 +180,44 @@ void TestHeadThumbnails::documentKeepsTheShownHead()
     doc.selection()->setHead(HeadRef::one(0, 1));
     QVERIFY(!doc.isComputing());
     QCOMPARE(results.count(), 2);
+}
+
+// Each cell of a large single-precision heatmap drawn one pixel per cell
+// (stored weights, a head on demand, the mean on demand) has the colour of
+// its weight computed again in double (headMatrixInDouble): the colour map's
+// own step apart. Masked cells show the masked look.
+void TestHeadThumbnails::cellsAreColouredByTheirValues()
+{
+    const attn::Session s = largeSession(600, 32, 4, true);
+    const SnapshotPtr snapshot = makeSnapshot(s, attn::Precision::Single, nullptr, attn::HeadsKept::only(0));
+    QVERIFY(snapshot->result && snapshot->result->singlePrecision);
+    const attn::AttentionResult &result = *snapshot->result;
+    QVERIFY(result.meanWeights.isOnDemand() && result.heads[1].weights.isOnDemand());
+    const QSize size(2600, 2600); // about 4 pixels a cell
+    for (const std::optional<int> head : {std::optional<int>(0), std::optional<int>(1), std::optional<int>()}) {
+        HeatmapPainter painter;
+        painter.setHead(head);
+        painter.setSnapshot(snapshot);
+        const QImage image = paintedBy(painter, size);
+        const HeatmapLayout &l = painter.layout(QRectF(QPointF(0, 0), size), QFont(), &image);
+        const Eigen::MatrixXd expected = attn::headMatrixInDouble(result, head.value_or(-1), false);
+        const QColor background = HeatmapPainter::maskedBackground(QPalette());
+        const QColor hatch = HeatmapPainter::maskedHatch(QPalette());
+        std::mt19937 gen(3);
+        std::uniform_int_distribution<int> index(0, 599);
+        for (int i = 0; i < 400; ++i) {
+            const int r = index(gen), c = index(gen);
+            const QColor pixel = image.pixelColor(l.cellRect(r, c).center().toPoint());
+            const QString where = QStringLiteral("head %1, cell %2,%3").arg(head.value_or(-1)).arg(r).arg(c);
+            if (c > r) {
+                QVERIFY2(colorDistance(pixel, background) <= 6 || colorDistance(pixel, hatch) <= 6, qPrintable(where));
+                continue;
+            }
+            QVERIFY2(colorDistance(pixel, painter.colorFor(expected(r, c))) <= 6,
+                     qPrintable(where + QStringLiteral(": %1, expected %2").arg(pixel.name(),
+                                                                             painter.colorFor(expected(r, c)).name())));
+        }
+    }
 }
 
 QTEST_MAIN(TestHeadThumbnails)

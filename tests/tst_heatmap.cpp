@@ -1,5 +1,6 @@
 // The heatmap in three layers: the layout's maths, the painter's pixels, and
 // the widgets' interaction (clicks, keys, tooltips, the heads grid).
+#include "colordistance.h"
 #include "document.h"
 #include "headsgridview.h"
 #include "heatmaplayout.h"
@@ -24,11 +25,6 @@ QStringList numberedTokens(int n)
     for (int i = 0; i < n; ++i)
         tokens << QStringLiteral("token%1").arg(i);
     return tokens;
-}
-
-int colorDistance(const QColor &a, const QColor &b)
-{
-    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
 }
 
 // How many pixels of `area` are within `tolerance` of `color`.

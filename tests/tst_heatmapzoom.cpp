@@ -1,5 +1,6 @@
 // Zoom, pan and colour scales of the heatmap: the layout's maths as values,
 // then the widget driven by wheel, gesture, mouse and key events, then pixels.
+#include "colordistance.h"
 #include "document.h"
 #include "headsgridview.h"
 #include "heatmaplayout.h"
@@ -45,11 +46,6 @@ bool setWords(Document &doc, int n)
     doc.setSentence(words.join(QLatin1Char(' ')));
     // A large sentence is computed on a worker thread.
     return QTest::qWaitFor([&] { return !doc.isComputing(); }, 20000) && doc.snapshot()->result;
-}
-
-int colorDistance(const QColor &a, const QColor &b)
-{
-    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
 }
 
 // A cell's colour, sampled away from its number and from the grid lines.

@@ -54,6 +54,8 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
         throw std::invalid_argument("attention: inconsistent sizes");
     if (!std::is_same_v<S, float> && settings.poolSide > 0)
         throw std::invalid_argument("attention: thumbnails are computed in float");
+    if (settings.sumWeights && !settings.keepWeightSum && settings.poolSide <= 0)
+        throw std::invalid_argument("attention: a sum not kept needs its thumbnail");
     // Float goes block by block (model/blockwiseattention.h); double keeps
     // whole products, the numbers session fingerprints were taken from.
     if constexpr (std::is_same_v<S, float>)

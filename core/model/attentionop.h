@@ -47,6 +47,9 @@ struct AttentionSettings
     // pooling them costs two loads and two stores an entry more.
     bool poolScores = true;
     bool sumWeights = false;            // also return the heads' weights summed (for their mean)
+    // With sumWeights and poolSide: false returns only the sum's thumbnail
+    // (each block summed in the cache, pooled, dropped), not the n x m sum.
+    bool keepWeightSum = true;
     const CancelFlag *cancel = nullptr; // looked at before each head: throws Cancelled once raised
 };
 
@@ -69,7 +72,7 @@ struct AttentionOutput
                                                  // (with WeightsKept::RowStatistics, 0 x 0 for heads not inFull)
     std::vector<RowMatrix<S>> scores;            // per head, n x m raw q.k; empty unless keepScores
     std::vector<RowStatistics<S>> rowStatistics; // per head; only with WeightsKept::RowStatistics
-    RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights
+    RowMatrix<S> weightSum;                      // sum over heads of the weights; only with sumWeights and keepWeightSum
     std::vector<PooledMatrix> pooledWeights, pooledScores; // per head; only with poolSide (scores: and poolScores)
     PooledMatrix pooledWeightSum;                // only with poolSide and sumWeights
     RowMatrix<S> context;                        // n x heads*head_dim: each head's weights * V, side by side

@@ -126,6 +126,7 @@ struct Scratch
     // largest negated score, the largest weight (and summed weight) of the
     // line's rows so far.
     std::vector<float> highScore, lowScore, highWeight, highSum;
+    std::vector<float> weightSum; // block rows x m: the block's summed weights, when the sum is not kept
 };
 
 
@@ -141,7 +142,7 @@ struct Job
     Pooling pooling; // no lines: no thumbnails
     bool poolScores;  // with pooling: the scores' thumbnails too
     int heads;
-    bool causal, statistics, keepScores, sumWeights;
+    bool causal, statistics, keepScores, sumWeights, keepWeightSum;
     std::vector<bool> inFull; // per head: its weights are kept
     float scale;
     const std::vector<bool> *switchedOff;
@@ -181,7 +182,10 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
     const bool pooled = pooling.lines > 0;
     const AttentionKernels &k = *job.kernels;
     float *s = scratch.scores.data(), *z = scratch.context.data();
-    float *sum = job.sumWeights ? out.weightSum.data() + r0 * m : nullptr; // the block's rows, m apart
+    // The block's summed weights, rows m apart: where the output keeps them, or in the scratch.
+    float *sum = !job.sumWeights ? nullptr
+        : job.keepWeightSum      ? out.weightSum.data() + r0 * m
+                                 : scratch.weightSum.data();
     // Row i is the first (or last) of its thumbnail line.
     const auto opensLine = [&](Index i) { return pooling.lineStart[std::size_t(pooling.lineOf[std::size_t(i)])] == i; };
     // The keys the last row of row i's line sees: the most of any of its rows.
@@ -327,6 +331,7 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.inFull = settings.inFull;
     job.inFull.resize(std::size_t(heads), settings.inFull.empty() || !job.statistics);
     job.sumWeights = settings.sumWeights;
+    job.keepWeightSum = settings.keepWeightSum;
     job.scale = float(settings.scale);
     job.switchedOff = &settings.switchedOff;
     job.cancel = settings.cancel;
@@ -362,7 +367,7 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
         out.weights[h].resize(n, m);
         preferLargePages(out.weights[h].data(), out.weights[h].size());
     }
-    if (settings.sumWeights) {
+    if (settings.sumWeights && settings.keepWeightSum) {
         out.weightSum.resize(n, m);
         preferLargePages(out.weightSum.data(), out.weightSum.size());
     }
@@ -381,6 +386,8 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
             for (std::vector<float> *line : {&s.highScore, &s.lowScore, &s.highWeight, &s.highSum})
                 line->assign(std::size_t(m), 0.0f);
         }
+        if (settings.sumWeights && !settings.keepWeightSum)
+            s.weightSum.assign(std::size_t(scratchRows * m), 0.0f);
         if (!twoThreads)
             break;
     }

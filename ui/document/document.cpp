@@ -360,6 +360,8 @@ bool Document::resultLacksWhatViewsShow() const
     const std::optional<int> head = m_selection.head().head;
     if (head && *head >= 0 && std::size_t(*head) < heads.size() && heads[std::size_t(*head)].weights.isOnDemand())
         return true;
+    if (!head && !m_selection.showScores() && m_snapshot->result->meanWeights.isOnDemand())
+        return true;
     return m_selection.showScores() && !heads.empty() && heads.front().weights.pooled()
         && !heads.front().scores.pooled();
 }
