@@ -27,6 +27,25 @@ ColumnMatrix<To> columnsAs(const ColumnMatrix<From> &m, Eigen::Index first, Eige
     return out;
 }
 
+// Columns first ... first+count-1 of a matrix stored by rows, in double
+// stored by columns (a head's context out of the heads' side by side), 64
+// rows at a time: the rows read stay in the first-level cache while each
+// column is written, where a plain cast read every row once per column.
+template<typename From>
+Eigen::MatrixXd columnsOfRows(const RowMatrix<From> &m, Eigen::Index first, Eigen::Index count)
+{
+    Eigen::MatrixXd out(m.rows(), count);
+    for (Eigen::Index i0 = 0; i0 < m.rows(); i0 += 64) {
+        const Eigen::Index i1 = std::min<Eigen::Index>(i0 + 64, m.rows());
+        for (Eigen::Index c = 0; c < count; ++c) {
+            double *column = out.data() + c * out.rows();
+            for (Eigen::Index i = i0; i < i1; ++i)
+                column[i] = double(m(i, first + c));
+        }
+    }
+    return out;
+}
+
 // `m` in S: itself in double; in float a rounded copy, held by `storage`.
 template<typename S>
 const ColumnMatrix<S> &inScalar(const Eigen::MatrixXd &m, ColumnMatrix<S> &storage)
@@ -253,7 +272,7 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
             head.keys = columnsAs<double, S>(keys, h * dk, dk);
             head.values = columnsAs<double, S>(values, h * dk, dk);
         }
-        head.context = out.context.middleCols(h * dk, dk).template cast<double>(); // stored by rows
+        head.context = columnsOfRows(out.context, h * dk, dk);
         if constexpr (single)
             keepHead(head, out, std::size_t(h), in.scale, config.causal, projections.shared, dk);
         else
