@@ -143,14 +143,20 @@ std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &gi
 }
 
 // The per-head matrices side by side (d_model x heads*head_dim), in float.
-Eigen::MatrixXf sideBySideInFloat(const std::vector<Eigen::MatrixXd> &perHead)
+// Every head's W_q, then every head's W_k, then every head's W_v, side by
+// side in float (d_model x 3 heads*head_dim): one product projects them all.
+Eigen::MatrixXf projectionsInFloat(const CompletedWeights &w)
 {
-    if (perHead.empty())
+    if (w.query.empty())
         return {};
-    const Eigen::Index width = perHead.front().cols();
-    Eigen::MatrixXf all(perHead.front().rows(), width * Eigen::Index(perHead.size()));
-    for (std::size_t h = 0; h < perHead.size(); ++h)
-        all.middleCols(Eigen::Index(h) * width, width) = perHead[h].cast<float>();
+    const Eigen::Index width = w.query.front().cols(), heads = Eigen::Index(w.query.size());
+    Eigen::MatrixXf all(w.query.front().rows(), 3 * heads * width);
+    Eigen::Index column = 0;
+    for (const std::vector<Eigen::MatrixXd> *kind : {&w.query, &w.key, &w.value})
+        for (const Eigen::MatrixXd &head : *kind) {
+            all.middleCols(column, width) = head.cast<float>();
+            column += width;
+        }
     return all;
 }
 
@@ -171,9 +177,7 @@ SharedWeights completeWeightsNow(const AttentionConfig &config, int dModel, cons
             w->output = given.output;
         }
     }
-    w->querySingle = sideBySideInFloat(w->query);
-    w->keySingle = sideBySideInFloat(w->key);
-    w->valueSingle = sideBySideInFloat(w->value);
+    w->projectionSingle = projectionsInFloat(*w);
     w->outputSingle = w->output.cast<float>();
     return w;
 }

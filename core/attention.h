@@ -58,10 +58,11 @@ struct ProjectionWeights
 // weights reuses one set, and every result points at the set it used.
 struct CompletedWeights : ProjectionWeights
 {
-    // The same in float, for the single-precision pass: each head's matrices
-    // side by side (d_model x heads*head_dim), one wide product instead of
-    // one thin product per head; and W_o.
-    Eigen::MatrixXf querySingle, keySingle, valueSingle, outputSingle;
+    // The same in float, for the single-precision pass: every head's W_q,
+    // then every head's W_k, then every head's W_v, side by side (d_model x
+    // 3 heads*head_dim), so that one wide product gives q, k and v of every
+    // head instead of one thin product per head and kind; and W_o.
+    Eigen::MatrixXf projectionSingle, outputSingle;
 };
 using SharedWeights = std::shared_ptr<const CompletedWeights>;
 

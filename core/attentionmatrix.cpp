@@ -41,12 +41,12 @@ AttentionMatrix AttentionMatrix::storedWeights(std::shared_ptr<const RowMatrixF>
 AttentionMatrix AttentionMatrix::scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
                                                 Eigen::Index width)
 {
-    if (!factors || first < 0 || width < 1 || first + width > factors->queries.cols()
-        || factors->keys.cols() != factors->queries.cols())
+    if (!factors || first < 0 || width < 1 || first + width > factors->width || factors->width > factors->projected.cols()
+        || factors->keyStart + factors->width > factors->keyMatrix().cols())
         throw std::logic_error("AttentionMatrix::scoresOnDemand: columns outside the projections");
     AttentionMatrix m;
-    m.m_rows = factors->queries.rows();
-    m.m_cols = factors->keys.rows();
+    m.m_rows = factors->projected.rows();
+    m.m_cols = factors->keyMatrix().rows();
     m.m_factors = std::move(factors);
     m.m_firstFactor = first;
     m.m_factorWidth = width;
@@ -91,10 +91,10 @@ void AttentionMatrix::scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> 
     }
     // k_j . q_r for every key: one column of K per element of q_r, each a
     // contiguous run (K is stored by columns).
-    const auto keys = m_factors->keys.middleCols(m_firstFactor, m_factorWidth);
+    const auto keys = m_factors->keys().middleCols(m_firstFactor, m_factorWidth);
     out.setZero();
     for (Eigen::Index c = 0; c < m_factorWidth; ++c)
-        out += m_factors->queries(r, m_firstFactor + c) * keys.col(c).transpose();
+        out += m_factors->projected(r, m_firstFactor + c) * keys.col(c).transpose();
 }
 
 double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
@@ -110,8 +110,8 @@ double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
     if (m_softmax && m_causal && column > row)
         return 0.0;
     const float score = m_single ? (*m_single)(row, column)
-                                 : m_factors->queries.row(row).segment(m_firstFactor, m_factorWidth).dot(
-                                       m_factors->keys.row(column).segment(m_firstFactor, m_factorWidth));
+                                 : m_factors->queries().row(row).segment(m_firstFactor, m_factorWidth).dot(
+                                       m_factors->keys().row(column).segment(m_firstFactor, m_factorWidth));
     if (!m_softmax)
         return score;
     return std::exp(score * m_scale - m_rowMax[row]) * m_rowInverseSum[row];
@@ -159,8 +159,8 @@ void AttentionMatrix::rowsInto(Eigen::Index first, Eigen::Index count, RowMatrix
             rowInto(first + i, out.row(i));
         return;
     }
-    out.noalias() = m_factors->queries.block(first, m_firstFactor, count, m_factorWidth)
-        * m_factors->keys.middleCols(m_firstFactor, m_factorWidth).transpose();
+    out.noalias() = m_factors->queries().block(first, m_firstFactor, count, m_factorWidth)
+        * m_factors->keys().middleCols(m_firstFactor, m_factorWidth).transpose();
     if (!m_softmax)
         return;
     for (Eigen::Index i = 0; i < count; ++i) {
@@ -211,7 +211,7 @@ bool AttentionMatrix::allFinite() const
         return m_rowMax.allFinite() && m_rowInverseSum.allFinite();
     if (m_factors) // a NaN or infinite score needs a NaN or infinite factor, or a product past float's range
         return m_pooled ? std::isfinite(m_pooled->largestMagnitude)
-                        : allFiniteFast(m_factors->queries) && allFiniteFast(m_factors->keys);
+                        : allFiniteFast(m_factors->queries()) && allFiniteFast(m_factors->keys());
     return allFiniteFast(*m_single);
 }
 

@@ -53,9 +53,18 @@ public:
     // Scores kept as the projections they come from: row r is q_r . k_j for
     // every key j, with q and k columns [first, first + width) of `factors`
     // (every head's side by side). Rows are computed when asked, in float.
+    // Every head's q (n rows) and k (m rows), side by side, each `width`
+    // columns: q in the first columns of `projected`, k from column
+    // `keyStart` of `source` in cross-attention, else of `projected`. One
+    // product computes q, k and v of every head into one matrix, kept as it is.
     struct Factors
     {
-        Eigen::MatrixXf queries, keys; // n x width*heads, m x width*heads
+        Eigen::MatrixXf projected, source;
+        Eigen::Index width = 0, keyStart = 0;
+
+        const Eigen::MatrixXf &keyMatrix() const { return source.size() > 0 ? source : projected; }
+        auto queries() const { return projected.leftCols(width); }
+        auto keys() const { return keyMatrix().middleCols(keyStart, width); }
     };
     static AttentionMatrix scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
                                           Eigen::Index width);

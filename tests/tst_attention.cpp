@@ -374,10 +374,11 @@ void TestAttention::generatedWeightsDiffer()
     QVERIFY(w.query.at(0) == q0);
     QVERIFY(w.key.at(1) == attn::generatedWeights(5, attn::WeightKind::Key, 1, 4, 4));
     QCOMPARE(w.output.size(), Eigen::Index(0)); // projection off
-    // The float copies hold the heads side by side.
-    QCOMPARE(shared->querySingle.cols(), Eigen::Index(8));
-    QVERIFY(shared->querySingle.middleCols(4, 4) == w.query.at(1).cast<float>());
-    QVERIFY(shared->valueSingle.leftCols(4) == w.value.at(0).cast<float>());
+    // The float copy holds every head's W_q, then W_k, then W_v, side by side.
+    QCOMPARE(shared->projectionSingle.cols(), Eigen::Index(24));
+    QVERIFY(shared->projectionSingle.middleCols(4, 4) == w.query.at(1).cast<float>());
+    QVERIFY(shared->projectionSingle.middleCols(12, 4) == w.key.at(1).cast<float>());
+    QVERIFY(shared->projectionSingle.middleCols(16, 4) == w.value.at(0).cast<float>());
     // Made once and shared, never copied: the next pass (a slider step) and
     // its result point at the same set.
     QCOMPARE(attn::completeWeights(c, 4, {}).get(), shared.get());

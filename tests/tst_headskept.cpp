@@ -196,6 +196,9 @@ void TestHeadsKept::headsOnDemandDifferByFloatRoundingAtMost()
         // Weights below 1, scores of a few units: float's rounding is about 1e-7.
         QVERIFY2((weights - r.weights).cwiseAbs().maxCoeff() < 2e-6, qPrintable(QString::number(h)));
         QVERIFY((weights - fullWeights).cwiseAbs().maxCoeff() < 2e-6);
+        // And against the head computed again in double from the inputs and
+        // the weights, not from the pass's own q and k.
+        QVERIFY((weights - headMatrixInDouble(c.kept, h, false)).cwiseAbs().maxCoeff() < 2e-6);
         for (Index i = 0; i < n; ++i) // masked weights stay exactly 0
             for (Index j = c.causal ? i + 1 : m; j < m; ++j)
                 QCOMPARE(weights(i, j), 0.0);
