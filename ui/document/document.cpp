@@ -224,7 +224,8 @@ void Document::setEmbeddingValue(int token, int dim, double value, int dragId)
     attn::Session next = m_session;
     next.embeddings(token, dim) = value;
     // Merge ids of drags sit above the fixed ids of other edits.
-    pushEdit(next, tr("Edit embedding of “%1”").arg(next.tokens[token]), dragId >= 0 ? 1000 + dragId : -1);
+    // at(), not []: a non-const [] would copy the token list (of thousands) on every slider step.
+    pushEdit(next, tr("Edit embedding of “%1”").arg(next.tokens.at(token)), dragId >= 0 ? 1000 + dragId : -1);
 }
 
 void Document::setDModel(int dModel)

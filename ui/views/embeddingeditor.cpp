@@ -15,6 +15,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <cmath>
+#include <limits>
 
 namespace {
 constexpr int kSliderSteps = 400; // positions across the range: 0.01 at the default ±2
@@ -172,6 +173,7 @@ void EmbeddingEditor::rebuildRows(int dims)
     m_rows.clear();
     for (int d = 0; d < dims; ++d) {
         Row row;
+        row.shown = std::numeric_limits<double>::quiet_NaN();
         row.widget = new QWidget;
         auto *h = new QHBoxLayout(row.widget);
         h->setContentsMargins(0, 0, 0, 0);
@@ -195,8 +197,10 @@ void EmbeddingEditor::rebuildRows(int dims)
         connect(row.slider, &QSlider::sliderReleased, this, [this] { m_dragId = -1; });
         connect(row.slider, &QSlider::valueChanged, this, [this, d](int pos) { onSliderMoved(d, pos); });
         connect(row.spin, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this, d](double v) {
-            if (!m_updating)
-                emit valueEdited(m_token, d, v, -1);
+            if (m_updating)
+                return;
+            m_rows[std::size_t(d)].shown = std::numeric_limits<double>::quiet_NaN();
+            emit valueEdited(m_token, d, v, -1);
         });
         m_rows.push_back(row);
     }
@@ -206,6 +210,7 @@ void EmbeddingEditor::onSliderMoved(int dim, int position)
 {
     if (m_updating)
         return;
+    m_rows[std::size_t(dim)].shown = std::numeric_limits<double>::quiet_NaN();
     emit valueEdited(m_token, dim, fromSlider(position), m_dragId);
 }
 
@@ -218,11 +223,18 @@ void EmbeddingEditor::refreshValues()
         const QSignalBlocker block(m_tokenBox);
         m_tokenBox->setCurrentIndex(m_token);
     }
+    const bool sameRows = m_token == m_shownToken && m_range == m_shownRange;
     for (std::size_t d = 0; d < m_rows.size(); ++d) {
+        Row &row = m_rows[d];
         const double v = m_embeddings(m_token, Eigen::Index(d));
-        m_rows[d].slider->setValue(toSlider(v));
-        m_rows[d].spin->setValue(v);
-        m_rows[d].slider->setToolTip(QString::number(v, 'g', 6));
+        if (sameRows && row.shown == v)
+            continue;
+        row.slider->setValue(toSlider(v));
+        row.spin->setValue(v);
+        row.slider->setToolTip(QString::number(v, 'g', 6));
+        row.shown = v;
     }
+    m_shownToken = m_token;
+    m_shownRange = m_range;
     m_updating = false;
 }

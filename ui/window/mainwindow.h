@@ -112,6 +112,7 @@ private:
     QLineEdit *m_sentence = nullptr;
     QTimer *m_sentenceTimer = nullptr;
     TokenChips *m_chips = nullptr;
+    QStringList m_labelledTokens, m_tokenLabels; // the session's tokens the chips were last given, and their labels
     EmbeddingEditor *m_editor = nullptr;
     OptionsPanel *m_options = nullptr;
     HeatmapView *m_heatmap = nullptr;
