@@ -412,6 +412,70 @@ private slots:
             image.save(qEnvironmentVariable("ATTN_HEATMAP_PNG_DIR") + QStringLiteral("/heatmap-2000-zoomed-test.png"));
     }
 
+    // A previous-token head (each row's weight 1 on the key before it) of n
+    // tokens fitted into about 500 pixels: a pixel stands for a block of
+    // about 4 x 4 cells and shows the block's strongest weight. The diagonal
+    // is one cell wide, so it must show in every pixel row, and only over
+    // its own columns. (Scaling a picture of one pixel a cell down to the
+    // screen dropped three rows and columns in four, and with them most of
+    // the diagonal.)
+    void aThinDiagonalShowsInEveryPixelRow_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::newRow("2000") << 2000;
+        QTest::newRow("3000") << 3000;
+    }
+    void aThinDiagonalShowsInEveryPixelRow()
+    {
+        QFETCH(int, n);
+        auto weights = std::make_shared<attn::RowMatrixF>(attn::RowMatrixF::Zero(n, n));
+        (*weights)(0, 0) = 1.0f;
+        for (int r = 1; r < n; ++r)
+            (*weights)(r, r - 1) = 1.0f;
+        auto result = std::make_shared<attn::AttentionResult>();
+        result->singlePrecision = true; // no mask: its hatching would cover pixels the diagonal shares with it
+        result->heads.resize(1);
+        result->heads[0].weights = attn::AttentionMatrix(std::shared_ptr<const attn::RowMatrixF>(weights));
+        auto snapshot = std::make_shared<AttentionSnapshot>();
+        snapshot->rowTokens = snapshot->columnTokens = numberedTokens(n);
+        snapshot->result = result;
+        HeatmapView view;
+        view.setSnapshot(snapshot);
+        view.setQuery(-1);
+        view.resize(700, 560);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage image = view.grab().toImage();
+        const QRectF area = view.currentLayout().cellArea();
+        QVERIFY2(area.height() < n / 3.0, qPrintable(QString::number(area.height())));
+        const QColor peak = sequentialColor(ColorMap::Viridis, 1.0);
+        // Cells [first, last] a pixel covers along an axis of the cell area.
+        const auto cellsOf = [n](double pixel, double start, double length) {
+            return std::make_pair(int(std::floor((pixel - start) * n / length)),
+                                  int(std::ceil((pixel + 1 - start) * n / length)) - 1);
+        };
+        const int slack = int(std::ceil(n / area.width()));
+        int rowsChecked = 0;
+        for (int y = int(std::ceil(area.top())) + 1; y < int(std::floor(area.bottom())) - 1; ++y) {
+            const auto [r0, r1] = cellsOf(y, area.top(), area.height());
+            int peaks = 0;
+            for (int x = int(std::ceil(area.left())); x < int(std::floor(area.right())); ++x) {
+                if (colorDistance(image.pixelColor(x, y), peak) > 24)
+                    continue;
+                ++peaks;
+                const auto [c0, c1] = cellsOf(x, area.left(), area.width());
+                // The diagonal's columns in these rows are r0 - 1 ... r1 - 1, give or take a pixel of rounding.
+                QVERIFY2(c1 >= r0 - 1 - slack && c0 <= r1 - 1 + slack, qPrintable(QStringLiteral("pixel %1,%2: columns %3–%4, rows %5–%6")
+                                                               .arg(x).arg(y).arg(c0).arg(c1).arg(r0).arg(r1)));
+            }
+            QVERIFY2(peaks > 0, qPrintable(QStringLiteral("pixel row %1 (rows %2–%3) shows no diagonal").arg(y).arg(r0).arg(r1)));
+            ++rowsChecked;
+        }
+        QVERIFY2(rowsChecked > 300, qPrintable(QString::number(rowsChecked)));
+        if (n == 2000 && !qEnvironmentVariableIsEmpty("ATTN_HEATMAP_PNG_DIR"))
+            image.save(qEnvironmentVariable("ATTN_HEATMAP_PNG_DIR") + QStringLiteral("/heatmap-2000-diagonal.png"));
+    }
+
     void tokenLabelsNameRepeatedWords()
     {
         Document doc;

@@ -5,6 +5,7 @@
 
 #include "twothreads.h"
 
+#include <QPaintEngine>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -41,24 +42,92 @@ private:
     Eigen::ArrayXi m_index;
 };
 
+// The strongest value (attn::strongerThan: the larger magnitude, the larger
+// value on a tie) of each pixel's block of cells in a float matrix. The
+// block's rows are reduced first, a vector at a time, to each column's
+// largest and smallest value; then each pixel's few columns.
+class BlockStrongest
+{
+public:
+    BlockStrongest(int firstColumn, int columns) : m_first(firstColumn), m_high(columns), m_low(columns) {}
+
+    void startBlock() { m_seen = 0; }
+
+    // Columns [first, end) of a row (indexed from column 0) join the block.
+    void add(const float *row, int end)
+    {
+        const int count = end - m_first;
+        if (count <= 0)
+            return;
+        const Eigen::Map<const Eigen::ArrayXf> v(row + m_first, count);
+        const int both = std::min(m_seen, count);
+        m_high.head(both) = m_high.head(both).max(v.head(both));
+        m_low.head(both) = m_low.head(both).min(v.head(both));
+        if (count > m_seen) {
+            m_high.segment(m_seen, count - m_seen) = v.tail(count - m_seen);
+            m_low.segment(m_seen, count - m_seen) = v.tail(count - m_seen);
+            m_seen = count;
+        }
+    }
+
+    // The strongest value among columns [begin, end) of the block's rows;
+    // false when no row reached them (masked).
+    bool strongest(int begin, int end, float &out) const
+    {
+        end = std::min(end, m_first + m_seen);
+        if (begin >= end)
+            return false;
+        float high = m_high[begin - m_first], low = m_low[begin - m_first];
+        for (int c = begin + 1; c < end; ++c) {
+            high = std::max(high, m_high[c - m_first]);
+            low = std::min(low, m_low[c - m_first]);
+        }
+        out = std::abs(high) >= std::abs(low) ? high : low;
+        return true;
+    }
+
+private:
+    int m_first;
+    int m_seen = 0; // columns [m_first, m_first + m_seen) hold values
+    Eigen::ArrayXf m_high, m_low;
+};
+
 } // namespace
 
-QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l) const
+QSize HeatmapPainter::imageLimit(const QPainter &p, const HeatmapLayout &l) const
+{
+    QSize limit(m_maxImageSize, m_maxImageSize);
+    // On pixels an image finer than the cells' area cannot be seen: scaling
+    // it down drops whole rows and columns, and with them a lone peak (a
+    // previous-token head's diagonal at 2000 tokens in 700 pixels). It is
+    // pooled to the area's pixels instead. Tiles keep their size (the pass
+    // pooled their thumbnails already), and SVG and PDF keep every cell for
+    // a viewer to zoom into.
+    const QPaintEngine *engine = p.paintEngine();
+    if (!m_compact && engine && engine->type() == QPaintEngine::Raster) {
+        const QRectF area = p.deviceTransform().mapRect(l.cellArea());
+        // Rounded down: stretched over the area, no pixel of the image is dropped.
+        limit = limit.boundedTo(QSize(std::max(1, int(area.width())), std::max(1, int(area.height()))));
+    }
+    return limit;
+}
+
+QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l, const QSize &limit) const
 {
     // One image of every cell, unless a pooled matrix is zoomed in: then the
     // visible cells get their own image, one pixel per cell again once they
     // are few enough, so a zoomed cell shows its own colour, not its block's.
-    if ((rows() <= m_maxImageSize && columns() <= m_maxImageSize) || l.zoom().isFit())
+    if ((rows() <= limit.height() && columns() <= limit.width()) || l.zoom().isFit())
         return allCells();
     const auto [r0, r1] = l.visibleRows();
     const auto [c0, c1] = l.visibleColumns();
     return r1 > r0 && c1 > c0 ? QRect(c0, r0, c1 - c0, r1 - r0) : allCells();
 }
 
-void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
+void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells, const QSize &limit) const
 {
-    const int w = std::min(cells.width(), m_maxImageSize);
-    const int h = std::min(cells.height(), m_maxImageSize);
+    const int w = imageSizeFor(cells, limit).width();
+    const int h = imageSizeFor(cells, limit).height();
     // Every pixel is written below: an image of the same size is reused,
     // not allocated again (16 MB at 2000 tokens, its pages faulted in anew).
     if (m_image.width() != w || m_image.height() != h)
@@ -100,6 +169,7 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
         Eigen::RowVectorXd row(nColumns);
         attn::RowMatrixF computed;
         RowColours colours(lut, offset, scale, nColumns);
+        BlockStrongest block(cells.x(), cells.width());
         std::vector<double> best(std::size_t(w), 0.0);
         std::vector<char> any(std::size_t(w), 0);
         for (int y = y0; y < y1; ++y) {
@@ -142,18 +212,30 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells) const
             // so a lone peak stays visible when 4096 tokens share 600 pixels.
             const int r0 = cells.y() + int(attn::poolStart(y, cells.height(), h));
             const int r1 = cells.y() + int(attn::poolStart(y + 1, cells.height(), h));
-            std::fill(any.begin(), any.end(), 0);
             if (onDemand)
                 values.rowsInto(r0, r1 - r0, computed);
-            for (int r = r0; r < r1; ++r) {
-                if (onDemand) {
-                    row = computed.row(r - r0).cast<double>();
-                } else if (single) {
-                    values.rowInto(r, rowF);
-                    row = rowF.cast<double>();
-                } else {
-                    row = values.row(r);
+            if (single) {
+                block.startBlock();
+                for (int r = r0; r < r1; ++r) {
+                    const float *rowValues = rowF.data();
+                    if (onDemand)
+                        rowValues = computed.data() + (r - r0) * computed.cols();
+                    else if (const float *stored = values.storedRow(r))
+                        rowValues = stored;
+                    else
+                        values.rowInto(r, rowF);
+                    const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
+                    block.add(rowValues, std::clamp(visibleEnd, cells.x(), cells.x() + cells.width()));
                 }
+                for (std::size_t x = 0; x < std::size_t(w); ++x) {
+                    float v = 0.0f;
+                    line[x] = block.strongest(firstColumn[x], firstColumn[x + 1], v) ? colourOf(v) : masked;
+                }
+                continue;
+            }
+            std::fill(any.begin(), any.end(), 0);
+            for (int r = r0; r < r1; ++r) {
+                row = values.row(r);
                 const int visibleEnd = causal ? std::min(nColumns, r + 1) : nColumns;
                 for (std::size_t x = 0; x < std::size_t(w); ++x) {
                     const int cEnd = std::min(firstColumn[x + 1], visibleEnd);
@@ -185,13 +267,14 @@ bool HeatmapPainter::needsImage(const QPalette &palette) const
 {
     if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
         return false;
-    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb() || m_imageCells != allCells();
+    return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb() || m_imageCells != allCells()
+        || m_image.size() != imageSizeFor(allCells(), QSize(m_maxImageSize, m_maxImageSize));
 }
 
 void HeatmapPainter::prepareImage(const QPalette &palette) const
 {
     if (needsImage(palette))
-        rebuildImage(maskedBackground(palette).rgb(), allCells());
+        rebuildImage(maskedBackground(palette).rgb(), allCells(), QSize(m_maxImageSize, m_maxImageSize));
 }
 
 void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
@@ -205,9 +288,11 @@ void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPale
                 p.fillRect(l.cellRect(r, c), isMasked(r, c) ? masked : colorFor(valueAt(r, c)));
         }
     } else {
-        const QRect wanted = wantedImageCells(l);
-        if (m_imageDirty || m_imageMasked != masked.rgb() || m_imageCells != wanted)
-            rebuildImage(masked.rgb(), wanted);
+        const QSize limit = imageLimit(p, l);
+        const QRect wanted = wantedImageCells(l, limit);
+        if (m_imageDirty || m_imageMasked != masked.rgb() || m_imageCells != wanted
+            || m_image.size() != imageSizeFor(wanted, limit))
+            rebuildImage(masked.rgb(), wanted, limit);
         // Only the image pixels over visible cells, each stretched exactly over
         // the cells it stands for (pixel x starts at column firstColumn(x)).
         const QRect &ic = m_imageCells;

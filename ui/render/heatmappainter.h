@@ -15,6 +15,7 @@
 #include <QImage>
 #include <QPalette>
 #include <QRect>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <algorithm>
@@ -126,8 +127,11 @@ private:
     void updateValues();
     void updateRange();
     QRect allCells() const { return QRect(0, 0, columns(), rows()); }
-    QRect wantedImageCells(const HeatmapLayout &l) const;
-    void rebuildImage(QRgb masked, const QRect &cells) const;
+    // The most pixels the cell image may have when painting with `p` (see heatmapcells.cpp).
+    QSize imageLimit(const QPainter &p, const HeatmapLayout &l) const;
+    QRect wantedImageCells(const HeatmapLayout &l, const QSize &limit) const;
+    static QSize imageSizeFor(const QRect &cells, const QSize &limit) { return cells.size().boundedTo(limit); }
+    void rebuildImage(QRgb masked, const QRect &cells, const QSize &limit) const;
     void paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintNumbers(QPainter &p, const HeatmapLayout &l) const;
