@@ -2,6 +2,7 @@
 #include "exportheads.h"
 
 #include "heatmappainter.h"
+#include "pooledmatrix.h"
 
 #include <QImage>
 #include <QLinearGradient>
@@ -13,8 +14,9 @@
 
 namespace {
 
-// A tile's matrix never needs more pixels than this: larger ones are pooled,
-// the strongest value of a block winning, so a lone peak stays visible.
+// A tile's matrix never needs more pixels than this (on a PNG, nor than its
+// cells cover there): larger ones are pooled, the strongest value of a block
+// winning, so a lone peak stays visible.
 constexpr int kTileImageSize = 512;
 
 } // namespace
@@ -81,7 +83,8 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
             }
         }
     } else {
-        const int w = std::min(columns, kTileImageSize), h = std::min(rows, kTileImageSize);
+        const QSize limit = HeatmapPainter::boundedToPixels(p, cells, QSize(kTileImageSize, kTileImageSize));
+        const int w = std::min(columns, limit.width()), h = std::min(rows, limit.height());
         QImage image(w, h, QImage::Format_RGB32);
         std::vector<double> best(static_cast<std::size_t>(w));
         std::vector<char> any(static_cast<std::size_t>(w));
@@ -94,7 +97,7 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
                 for (int x = 0; x < w; ++x) {
                     const int c1 = std::min(int(qint64(x + 1) * columns / w), visible);
                     for (int c = int(qint64(x) * columns / w); c < c1; ++c) {
-                        if (!any[std::size_t(x)] || std::abs(row[c]) > std::abs(best[std::size_t(x)]))
+                        if (!any[std::size_t(x)] || attn::strongerThan(row[c], best[std::size_t(x)]))
                             best[std::size_t(x)] = row[c];
                         any[std::size_t(x)] = 1;
                     }

@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -94,22 +95,29 @@ private:
 
 } // namespace
 
+QSize HeatmapPainter::imageLimit(const QPainter &p, const QRectF &rect) const
+{
+    return imageLimit(p, layout(rect, p.font(), p.device()));
+}
+
 QSize HeatmapPainter::imageLimit(const QPainter &p, const HeatmapLayout &l) const
 {
-    QSize limit(m_maxImageSize, m_maxImageSize);
-    // On pixels an image finer than the cells' area cannot be seen: scaling
-    // it down drops whole rows and columns, and with them a lone peak (a
-    // previous-token head's diagonal at 2000 tokens in 700 pixels). It is
-    // pooled to the area's pixels instead. Tiles keep their size (the pass
-    // pooled their thumbnails already), and SVG and PDF keep every cell for
-    // a viewer to zoom into.
+    return boundedToPixels(p, l.cellArea(), QSize(m_maxImageSize, m_maxImageSize));
+}
+
+QSize HeatmapPainter::boundedToPixels(const QPainter &p, const QRectF &area, const QSize &limit)
+{
+    // On pixels an image finer than its area cannot be seen: scaling it
+    // down drops whole rows and columns, and with them a lone peak (a
+    // previous-token head's diagonal at 2000 tokens in 560 pixels). It is
+    // pooled to the area's pixels instead. SVG and PDF keep `limit`, for a
+    // viewer to zoom into.
     const QPaintEngine *engine = p.paintEngine();
-    if (!m_compact && engine && engine->type() == QPaintEngine::Raster) {
-        const QRectF area = p.deviceTransform().mapRect(l.cellArea());
-        // Rounded down: stretched over the area, no pixel of the image is dropped.
-        limit = limit.boundedTo(QSize(std::max(1, int(area.width())), std::max(1, int(area.height()))));
-    }
-    return limit;
+    if (!engine || engine->type() != QPaintEngine::Raster)
+        return limit;
+    const QRectF pixels = p.deviceTransform().mapRect(area);
+    // Rounded down: stretched over the area, no pixel of the image is dropped.
+    return limit.boundedTo(QSize(std::max(1, int(pixels.width())), std::max(1, int(pixels.height()))));
 }
 
 QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l, const QSize &limit) const
@@ -155,7 +163,7 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells, const QSize &
     // The pass's pooled picture when it is the one wanted: a head kept only
     // as its q and k needs no row computed for its thumbnail.
     const attn::PooledMatrix *pooled = values.pooled();
-    const bool fromThumbnail = pooled && cells == allCells() && pooled->rows() == h && pooled->cols() == w;
+    const bool fromThumbnail = pooled && cells == allCells() && pooled->rows() >= h && pooled->cols() >= w;
     const bool cellPerPixel = w == cells.width() && h == cells.height();
     const bool single = values.isSinglePrecision();
     const bool onDemand = values.isOnDemand();
@@ -175,8 +183,21 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells, const QSize &
         for (int y = y0; y < y1; ++y) {
             auto *line = reinterpret_cast<QRgb *>(bits + y * bytesPerLine);
             if (fromThumbnail) {
+                // The thumbnail's blocks pooled again when the image is
+                // smaller (a small tile): each pixel shows the strongest of
+                // the thumbnail cells it covers, which cover its own cells
+                // give or take a thumbnail cell at the edges.
+                const auto t0 = attn::poolStart(y, pooled->rows(), h), t1 = attn::poolStart(y + 1, pooled->rows(), h);
                 for (int x = 0; x < w; ++x) {
-                    const float v = pooled->cells(y, x);
+                    const auto u0 = attn::poolStart(x, pooled->cols(), w), u1 = attn::poolStart(x + 1, pooled->cols(), w);
+                    float v = std::numeric_limits<float>::quiet_NaN();
+                    for (auto t = t0; t < t1; ++t) {
+                        for (auto u = u0; u < u1; ++u) {
+                            const float c = pooled->cells(t, u);
+                            if (!std::isnan(c) && (std::isnan(v) || attn::strongerThan(c, v)))
+                                v = c;
+                        }
+                    }
                     line[x] = std::isnan(v) ? masked : colourOf(v);
                 }
                 continue;
@@ -263,18 +284,18 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells, const QSize &
     m_imageDirty = false;
 }
 
-bool HeatmapPainter::needsImage(const QPalette &palette) const
+bool HeatmapPainter::needsImage(const QPalette &palette, const QSize &limit) const
 {
     if (!m_hasValues || (m_vectorCells && qint64(rows()) * columns() <= kMaxVectorCells))
         return false;
     return m_imageDirty || m_imageMasked != maskedBackground(palette).rgb() || m_imageCells != allCells()
-        || m_image.size() != imageSizeFor(allCells(), QSize(m_maxImageSize, m_maxImageSize));
+        || m_image.size() != imageSizeFor(allCells(), limit);
 }
 
-void HeatmapPainter::prepareImage(const QPalette &palette) const
+void HeatmapPainter::prepareImage(const QPalette &palette, const QSize &limit) const
 {
-    if (needsImage(palette))
-        rebuildImage(maskedBackground(palette).rgb(), allCells(), QSize(m_maxImageSize, m_maxImageSize));
+    if (needsImage(palette, limit))
+        rebuildImage(maskedBackground(palette).rgb(), allCells(), limit);
 }
 
 void HeatmapPainter::paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const

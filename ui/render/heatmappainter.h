@@ -76,12 +76,19 @@ public:
     // a scaled image, so SVG and PDF hold real vectors that viewers never blur.
     void setVectorCells(bool vector) { m_vectorCells = vector; }
     bool vectorCells() const { return m_vectorCells; }
-    // Matrices larger than this are max-pooled into an image this big.
+    // Matrices larger than this (or than the pixels they are painted on) are
+    // max-pooled into an image this big.
     void setMaxImageSize(int pixels)
     {
         m_imageDirty = m_imageDirty || pixels != m_maxImageSize;
         m_maxImageSize = std::max(1, pixels);
     }
+    // The most pixels the cell image has when painted by `p` into `rect`
+    // (see heatmapcells.cpp), for prepareImage().
+    QSize imageLimit(const QPainter &p, const QRectF &rect) const;
+    // `limit` no larger than the device pixels `area` covers when `p` paints
+    // on pixels; as it is for vector output (SVG, PDF).
+    static QSize boundedToPixels(const QPainter &p, const QRectF &area, const QSize &limit);
 
     bool hasResult() const { return m_snapshot && m_snapshot->result; }
     // The numbers shown: weights or raw scores of the head or of the average;
@@ -114,8 +121,8 @@ public:
     void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const; // base and hover
     // Builds the cached cell image now if painting would; painters of several
     // tiles call it from worker threads (each painter is touched by one thread).
-    void prepareImage(const QPalette &palette) const;
-    bool needsImage(const QPalette &palette) const;
+    void prepareImage(const QPalette &palette, const QSize &limit) const;
+    bool needsImage(const QPalette &palette, const QSize &limit) const;
     void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
 
@@ -127,7 +134,6 @@ private:
     void updateValues();
     void updateRange();
     QRect allCells() const { return QRect(0, 0, columns(), rows()); }
-    // The most pixels the cell image may have when painting with `p` (see heatmapcells.cpp).
     QSize imageLimit(const QPainter &p, const HeatmapLayout &l) const;
     QRect wantedImageCells(const HeatmapLayout &l, const QSize &limit) const;
     static QSize imageSizeFor(const QRect &cells, const QSize &limit) { return cells.size().boundedTo(limit); }

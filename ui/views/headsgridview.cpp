@@ -98,6 +98,17 @@ QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index) const
     return QRectF(left + (index % columns) * (side + kGap), inner.top() + (index / columns) * (side + kGap), side, side);
 }
 
+QRectF HeadsGridPainter::tileCellsRect(const QRectF &tile, qreal titleHeight, int rows, int columns)
+{
+    // Keep the matrix's shape (within 1:2 and 2:1) and centre it under the title.
+    const qreal titleBottom = tile.top() + titleHeight + 2;
+    const QRectF room = QRectF(tile.left(), titleBottom, tile.width(), tile.bottom() - titleBottom).adjusted(3, 3, -3, -3);
+    const qreal aspect = std::clamp(double(columns) / std::max(1, rows), 0.5, 2.0);
+    const qreal w = std::min(room.width(), room.height() * aspect);
+    const qreal h = w / aspect;
+    return QRectF(room.center().x() - w / 2, room.top() + (room.height() - h) / 2, w, h);
+}
+
 int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
 {
     for (int i = 0; i < tileCount(); ++i) {
@@ -140,12 +151,14 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     const int columns = m_tiles.front().columns();
     // Every tile's cell image at once, half of them on a second thread: after
     // an edit all of them are rebuilt, and the other core is idle by then.
+    // Each tile's image as many pixels as its cells get (all tiles are the same size).
+    const QSize limit = m_tiles.front().imageLimit(p, tileCellsRect(tileRect(rect, 0), line, rows, columns));
     const bool stale = std::any_of(m_tiles.begin(), m_tiles.end(),
-                                   [&](const HeatmapPainter &t) { return t.needsImage(palette); });
+                                   [&](const HeatmapPainter &t) { return t.needsImage(palette, limit); });
     if (stale && qint64(rows) * columns * tileCount() >= (qint64(1) << 17)) {
         const auto prepare = [&](std::size_t first) {
             for (std::size_t i = first; i < m_tiles.size(); i += 2)
-                m_tiles[i].prepareImage(palette);
+                m_tiles[i].prepareImage(palette, limit);
         };
         attn::runBoth([&] { prepare(0); }, [&] { prepare(1); });
     }
@@ -157,14 +170,8 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
         p.setPen(palette.color(QPalette::Text));
         p.drawText(titleRect, Qt::AlignCenter,
                    QFontMetricsF(p.font(), p.device()).elidedText(tileTitle(i), Qt::ElideRight, tile.width()));
-        // Keep the matrix's shape (within 1:2 and 2:1) and centre it under the title.
-        const QRectF room = QRectF(tile.left(), titleRect.bottom(), tile.width(), tile.bottom() - titleRect.bottom())
-                                .adjusted(3, 3, -3, -3);
-        const qreal aspect = std::clamp(double(columns) / std::max(1, rows), 0.5, 2.0);
-        const qreal w = std::min(room.width(), room.height() * aspect);
-        const qreal h = w / aspect;
-        const QRectF cells(room.center().x() - w / 2, room.top() + (room.height() - h) / 2, w, h);
-        if (w >= 2 && h >= 2)
+        const QRectF cells = tileCellsRect(tile, line, rows, columns);
+        if (cells.width() >= 2 && cells.height() >= 2)
             m_tiles[i].paint(p, cells, palette);
         if (selected) {
             p.setPen(QPen(palette.color(QPalette::Highlight), 2));

@@ -46,6 +46,8 @@ public:
         return !head || *head < 0 || *head >= heads ? tileCount() - 1 : *head;
     }
     QRectF tileRect(const QRectF &bounds, int index) const;
+    // Where a tile's cells go: under its title (titleHeight tall), in the matrix's shape.
+    static QRectF tileCellsRect(const QRectF &tile, qreal titleHeight, int rows, int columns);
     int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
     QString tileTitle(int index) const;
 
