@@ -20,7 +20,7 @@ void SnapshotGridView::setTrace(std::shared_ptr<const attn::ModelTrace> trace, i
         return;
     m_trace = std::move(trace);
     m_step = step;
-    rebuildTiles();
+    rebuildTiles(m_tilesSide);
     update();
 }
 
@@ -30,16 +30,17 @@ QColor SnapshotGridView::maskedColor() const
     return mixColors(palette().color(QPalette::Base), palette().color(QPalette::Text), 0.2);
 }
 
-void SnapshotGridView::rebuildTiles()
+void SnapshotGridView::rebuildTiles(int side)
 {
-    m_tiles = m_trace ? modelGridImages(*m_trace, true, ColorMap::Viridis, maskedColor(), kModelGridMaxSide)
+    m_tilesSide = side;
+    m_tiles = m_trace ? modelGridImages(*m_trace, true, ColorMap::Viridis, maskedColor(), side)
                       : std::vector<std::vector<QImage>>{};
 }
 
 void SnapshotGridView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange) {
-        rebuildTiles(); // the masked cells take the palette's colour
+        rebuildTiles(m_tilesSide); // the masked cells take the palette's colour
         update();
     }
     QWidget::changeEvent(event);
@@ -53,5 +54,11 @@ void SnapshotGridView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("The attention of an example appears here"));
         return;
     }
-    paintModelGrid(p, QRectF(rect()).adjusted(2, 2, -2, -2), m_tiles, -1, -1, palette());
+    const QRectF bounds = QRectF(rect()).adjusted(2, 2, -2, -2);
+    // As many cells a side as the tiles have pixels (devicepixels.h).
+    const int heads = m_trace->layers.empty() ? 0 : int(m_trace->layers.front().weights.size());
+    const int side = modelGridTilePixels(p, bounds, int(m_trace->layers.size()), heads);
+    if (side != m_tilesSide)
+        rebuildTiles(side);
+    paintModelGrid(p, bounds, m_tiles, -1, -1, palette());
 }

@@ -3,6 +3,7 @@
 // layer and head (ui/render's model grid), redrawn only when the snapshot changes.
 
 #include "model/forward.h"
+#include "modelgridpainter.h"
 
 #include <QImage>
 #include <QWidget>
@@ -28,10 +29,11 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void rebuildTiles();
+    void rebuildTiles(int side); // thumbnails of at most `side` cells a side
     QColor maskedColor() const;
 
     std::shared_ptr<const attn::ModelTrace> m_trace;
     std::vector<std::vector<QImage>> m_tiles;
+    int m_tilesSide = kModelGridMaxSide;
     int m_step = -1;
 };

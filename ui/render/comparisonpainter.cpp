@@ -1,6 +1,8 @@
 #include "comparisonpainter.h"
 
+#include "devicepixels.h"
 #include "modelgridpainter.h"
+#include "pooledmatrix.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -8,6 +10,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace {
 
@@ -80,7 +83,11 @@ double ComparisonPainter::rangeMax(ComparisonPanel panel) const
 
 QColor ComparisonPainter::colorFor(ComparisonPanel panel, double value) const
 {
-    const double top = rangeMax(panel);
+    return colorFor(panel, value, rangeMax(panel));
+}
+
+QColor ComparisonPainter::colorFor(ComparisonPanel panel, double value, double top) const
+{
     if (panel == ComparisonPanel::Difference)
         return divergingColor(top > 0 ? value / top : 0.0);
     return sequentialColor(m_colorMap, top > 0 ? value / top : 0.0);
@@ -166,16 +173,32 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
                        cell * n);
     const QColor masked = palette.color(QPalette::Window).darker(108);
     auto isMasked = [&](int r, int c) { return m_data->causal && c > r; };
+    // The scale's top once: it is the largest of every weight (or difference).
+    const double top = rangeMax(panel);
+    const auto colour = [&](double value) { return colorFor(panel, value, top); };
     if (vectorCells || qint64(n) * cols <= kMaxVectorCells) {
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < cols; ++c)
                 p.fillRect(QRectF(cells.left() + c * cell, cells.top() + r * cell, cell, cell),
-                           isMasked(r, c) ? masked : colorFor(panel, m(r, c)));
+                           isMasked(r, c) ? masked : colour(m(r, c)));
     } else {
-        QImage image(cols, n, QImage::Format_RGB32);
-        for (int r = 0; r < n; ++r)
-            for (int c = 0; c < cols; ++c)
-                image.setPixel(c, r, (isMasked(r, c) ? masked : colorFor(panel, m(r, c))).rgb());
+        // At most one pixel a cell, and no more than the cells cover on a
+        // PNG or screen (devicepixels.h): a pixel of a long text shows the
+        // strongest value of its block of cells.
+        const QSize size = boundedToPixels(p, cells, QSize(cols, n));
+        QImage image(size, QImage::Format_RGB32);
+        for (int y = 0; y < size.height(); ++y) {
+            const int r0 = int(qint64(y) * n / size.height()), r1 = int(qint64(y + 1) * n / size.height());
+            for (int x = 0; x < size.width(); ++x) {
+                const int c0 = int(qint64(x) * cols / size.width()), c1 = int(qint64(x + 1) * cols / size.width());
+                float best = std::numeric_limits<float>::quiet_NaN();
+                for (int r = r0; r < r1; ++r)
+                    for (int c = c0; c < c1; ++c)
+                        if (!isMasked(r, c) && (std::isnan(best) || attn::strongerThan(m(r, c), best)))
+                            best = m(r, c);
+                image.setPixel(x, y, (std::isnan(best) ? masked : colour(best)).rgb());
+            }
+        }
         p.save();
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
         p.drawImage(cells, image);
@@ -187,7 +210,7 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
             for (int c = 0; c < cols; ++c) {
                 if (isMasked(r, c))
                     continue;
-                p.setPen(contrastingTextColor(colorFor(panel, m(r, c))));
+                p.setPen(contrastingTextColor(colour(m(r, c))));
                 p.drawText(QRectF(cells.left() + c * cell, cells.top() + r * cell, cell, cell), Qt::AlignCenter,
                            QString::number(m(r, c), 'f', 2));
             }

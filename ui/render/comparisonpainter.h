@@ -35,6 +35,8 @@ public:
     double rangeMax(ComparisonPanel panel) const;
     // The colour a value gets in a panel (what the cells are painted with).
     QColor colorFor(ComparisonPanel panel, double value) const;
+    // The same on a scale whose top (rangeMax(panel)) is known.
+    QColor colorFor(ComparisonPanel panel, double value, double top) const;
 
     ComparisonLayout layout(const QRectF &bounds, const QFont &font) const;
     void paint(QPainter &p, const QRectF &bounds, const QPalette &palette, const QFont &font,

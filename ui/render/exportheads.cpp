@@ -1,6 +1,7 @@
 // HeadsExportPainter's drawing; the layout and data are in exportheadslayout.cpp.
 #include "exportheads.h"
 
+#include "devicepixels.h"
 #include "heatmappainter.h"
 #include "pooledmatrix.h"
 
@@ -83,7 +84,7 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
             }
         }
     } else {
-        const QSize limit = HeatmapPainter::boundedToPixels(p, cells, QSize(kTileImageSize, kTileImageSize));
+        const QSize limit = boundedToPixels(p, cells, QSize(kTileImageSize, kTileImageSize));
         const int w = std::min(columns, limit.width()), h = std::min(rows, limit.height());
         QImage image(w, h, QImage::Format_RGB32);
         std::vector<double> best(static_cast<std::size_t>(w));

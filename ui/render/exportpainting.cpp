@@ -75,9 +75,11 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
     if (!o.transparent)
         p.fillRect(rect, o.palette.color(QPalette::Base));
     if (o.modelTrace && !outline) {
-        paintModelGrid(p, rect, modelGridImages(*o.modelTrace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window),
-                                                kModelGridMaxSide), o.modelLayer, modelGridHeadIndex(o.head), o.palette,
-                       switchedOffHeads(*o.modelTrace));
+        const attn::ModelTrace &trace = *o.modelTrace;
+        const int heads = trace.layers.empty() ? 0 : int(trace.layers.front().weights.size());
+        const int side = modelGridTilePixels(p, rect, int(trace.layers.size()), heads);
+        paintModelGrid(p, rect, modelGridImages(trace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window), side),
+                       o.modelLayer, modelGridHeadIndex(o.head), o.palette, switchedOffHeads(trace));
         return;
     }
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);

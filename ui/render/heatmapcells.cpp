@@ -3,9 +3,9 @@
 // heatmappainter.cpp (data, mask, numbers) and heatmaplabels.cpp (text).
 #include "heatmappainter.h"
 
+#include "devicepixels.h"
 #include "twothreads.h"
 
-#include <QPaintEngine>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -103,21 +103,6 @@ QSize HeatmapPainter::imageLimit(const QPainter &p, const QRectF &rect) const
 QSize HeatmapPainter::imageLimit(const QPainter &p, const HeatmapLayout &l) const
 {
     return boundedToPixels(p, l.cellArea(), QSize(m_maxImageSize, m_maxImageSize));
-}
-
-QSize HeatmapPainter::boundedToPixels(const QPainter &p, const QRectF &area, const QSize &limit)
-{
-    // On pixels an image finer than its area cannot be seen: scaling it
-    // down drops whole rows and columns, and with them a lone peak (a
-    // previous-token head's diagonal at 2000 tokens in 560 pixels). It is
-    // pooled to the area's pixels instead. SVG and PDF keep `limit`, for a
-    // viewer to zoom into.
-    const QPaintEngine *engine = p.paintEngine();
-    if (!engine || engine->type() != QPaintEngine::Raster)
-        return limit;
-    const QRectF pixels = p.deviceTransform().mapRect(area);
-    // Rounded down: stretched over the area, no pixel of the image is dropped.
-    return limit.boundedTo(QSize(std::max(1, int(pixels.width())), std::max(1, int(pixels.height()))));
 }
 
 QRect HeatmapPainter::wantedImageCells(const HeatmapLayout &l, const QSize &limit) const

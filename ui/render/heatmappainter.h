@@ -86,9 +86,6 @@ public:
     // The most pixels the cell image has when painted by `p` into `rect`
     // (see heatmapcells.cpp), for prepareImage().
     QSize imageLimit(const QPainter &p, const QRectF &rect) const;
-    // `limit` no larger than the device pixels `area` covers when `p` paints
-    // on pixels; as it is for vector output (SVG, PDF).
-    static QSize boundedToPixels(const QPainter &p, const QRectF &area, const QSize &limit);
 
     bool hasResult() const { return m_snapshot && m_snapshot->result; }
     // The numbers shown: weights or raw scores of the head or of the average;

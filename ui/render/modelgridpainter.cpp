@@ -1,5 +1,7 @@
 #include "modelgridpainter.h"
 
+#include "devicepixels.h"
+
 #include <QObject>
 #include <algorithm>
 #include <cmath>
@@ -94,6 +96,50 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
         layers.push_back(std::move(tiles));
     }
     return layers;
+}
+
+ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
+{
+    side = std::max(1, side);
+    ModelGridLevels out;
+    for (const std::vector<QImage> &layer : levels) {
+        std::vector<QImage> tiles;
+        for (const QImage &level : layer) {
+            const int n = level.height(), m = level.width();
+            if (n <= side && m <= side) {
+                tiles.push_back(level); // shared, not copied
+                continue;
+            }
+            const int rows = std::min(n, side), cols = std::min(m, side);
+            QImage image(cols, rows, QImage::Format_Grayscale8);
+            for (int r = 0; r < rows; ++r) {
+                uchar *line = image.scanLine(r);
+                const int r0 = int(qint64(r) * n / rows), r1 = int(qint64(r + 1) * n / rows);
+                for (int c = 0; c < cols; ++c) {
+                    const int c0 = int(qint64(c) * m / cols), c1 = int(qint64(c + 1) * m / cols);
+                    int highest = -1;
+                    for (int y = r0; y < r1; ++y) {
+                        const uchar *in = level.constScanLine(y);
+                        for (int x = c0; x < c1; ++x) {
+                            if (in[x] != kGridMasked)
+                                highest = std::max(highest, int(in[x]));
+                        }
+                    }
+                    line[c] = highest < 0 ? uchar(kGridMasked) : uchar(highest);
+                }
+            }
+            tiles.push_back(std::move(image));
+        }
+        out.push_back(std::move(tiles));
+    }
+    return out;
+}
+
+int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads)
+{
+    const double side = modelGridLayout(bounds, layers, heads, QFontMetricsF(p.font())).tileSide();
+    const QSize pixels = boundedToPixels(p, QRectF(0, 0, side, side), QSize(kModelGridMaxSide, kModelGridMaxSide));
+    return std::min(pixels.width(), pixels.height());
 }
 
 std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked)

@@ -42,6 +42,17 @@ constexpr int kGridLevelTop = 254;
 constexpr int kGridMasked = 255;
 ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide);
 
+// The levels at most `side` pixels a side: a pixel of a larger thumbnail is
+// the highest level of its block (the largest weight), masked only where
+// every pixel of the block is. For tiles smaller than their thumbnails,
+// which scaled down would drop rows and columns (devicepixels.h).
+ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side);
+
+// How many device pixels a side each tile gets when `p` paints the grid of
+// layers x heads in `bounds` (paintModelGrid's layout), at most
+// kModelGridMaxSide; kModelGridMaxSide on SVG and PDF.
+int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads);
+
 // The levels in `map`'s colours, masked pixels in `masked` (one table look-up a pixel).
 std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked);
 

@@ -21,6 +21,8 @@ void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels, std
     if (m_levels && tiles && tiles->map == m_colorMap && tiles->masked == maskedColor().rgba()
         && tiles->images.size() == m_levels->size()) {
         m_layers = tiles->images; // coloured on the worker: the images are shared, not copied
+        m_pooled.clear();
+        m_pooledSide = 0;
         m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
     } else {
         rebuildImages();
@@ -84,6 +86,8 @@ void ModelGridView::setColorMap(ColorMap map)
 
 void ModelGridView::rebuildImages()
 {
+    m_pooled.clear();
+    m_pooledSide = 0;
     m_layers.clear();
     if (m_levels)
         m_layers = colouredTiles(*m_levels, m_colorMap, maskedColor());
@@ -104,8 +108,17 @@ void ModelGridView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a text to see every layer and head"));
         return;
     }
-    paintModelGrid(p, QRectF(rect()).adjusted(4, 4, -4, -4), m_layers, m_layer, m_head, palette(), m_switchedOff,
-                   &m_scores);
+    const QRectF bounds = QRectF(rect()).adjusted(4, 4, -4, -4);
+    // Tiles smaller than their thumbnails get the thumbnails pooled to their pixels.
+    const int side = modelGridTilePixels(p, bounds, layerCount(), headCount());
+    const bool smaller = m_levels && std::any_of(m_levels->begin(), m_levels->end(), [&](const std::vector<QImage> &layer) {
+        return std::any_of(layer.begin(), layer.end(), [&](const QImage &i) { return i.width() > side || i.height() > side; });
+    });
+    if (smaller && m_pooledSide != side) {
+        m_pooled = colouredTiles(pooledLevels(*m_levels, side), m_colorMap, maskedColor());
+        m_pooledSide = side;
+    }
+    paintModelGrid(p, bounds, smaller ? m_pooled : m_layers, m_layer, m_head, palette(), m_switchedOff, &m_scores);
 }
 
 void ModelGridView::mousePressEvent(QMouseEvent *event)

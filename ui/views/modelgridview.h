@@ -61,6 +61,10 @@ private:
 
     std::shared_ptr<const ModelGridLevels> m_levels;
     std::vector<std::vector<QImage>> m_layers;
+    // m_levels pooled to m_pooledSide pixels a side and coloured, for tiles
+    // smaller than the thumbnails (0: none yet).
+    std::vector<std::vector<QImage>> m_pooled;
+    int m_pooledSide = 0;
     int m_layer = 0, m_head = 0;
     ColorMap m_colorMap = ColorMap::Viridis;
     std::set<attn::LayerHead> m_switchedOff;
