@@ -108,7 +108,7 @@ QString writeComparison(const QString &path, const ComparisonPainter &painter, c
         ok = p.begin(&generator);
         if (ok) {
             p.fillRect(bounds, palette.color(QPalette::Base));
-            painter.paint(p, content, palette, font, true);
+            painter.paint(p, content, palette, font);
             ok = p.end();
         }
     } else {
@@ -122,7 +122,7 @@ QString writeComparison(const QString &path, const ComparisonPainter &painter, c
         QPainter p;
         ok = ok && p.begin(&writer);
         if (ok) {
-            painter.paint(p, content, palette, font, true);
+            painter.paint(p, content, palette, font);
             ok = p.end();
         }
     }

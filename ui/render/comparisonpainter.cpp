@@ -117,8 +117,7 @@ ComparisonLayout ComparisonPainter::layout(const QRectF &bounds, const QFont &fo
     return l;
 }
 
-void ComparisonPainter::paint(QPainter &p, const QRectF &bounds, const QPalette &palette, const QFont &font,
-                              bool vectorCells) const
+void ComparisonPainter::paint(QPainter &p, const QRectF &bounds, const QPalette &palette, const QFont &font) const
 {
     p.save();
     p.setFont(font);
@@ -139,13 +138,11 @@ void ComparisonPainter::paint(QPainter &p, const QRectF &bounds, const QPalette 
     p.setFont(font);
     p.drawText(l.title.adjusted(0, l.title.height() / 2, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
                fm.elidedText(m_data->note, Qt::ElideRight, l.title.width()));
-    paintMatrix(p, l.a, m_data->a.weights, m_data->a.labels, ComparisonPanel::A, m_data->a.title, palette,
-                vectorCells);
-    paintMatrix(p, l.b, m_data->b.weights, m_data->b.labels, ComparisonPanel::B, m_data->b.title, palette,
-                vectorCells);
+    paintMatrix(p, l.a, m_data->a.weights, m_data->a.labels, ComparisonPanel::A, m_data->a.title, palette);
+    paintMatrix(p, l.b, m_data->b.weights, m_data->b.labels, ComparisonPanel::B, m_data->b.title, palette);
     if (m_data->cellwise)
         paintMatrix(p, l.difference, m_data->difference, m_data->a.labels, ComparisonPanel::Difference,
-                    tr("B − A (blue: less, red: more)"), palette, vectorCells);
+                    tr("B − A (blue: less, red: more)"), palette);
     paintChanges(p, l.changes, palette);
     paintText(p, l.text, palette);
     p.restore();
@@ -153,7 +150,7 @@ void ComparisonPainter::paint(QPainter &p, const QRectF &bounds, const QPalette 
 
 void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn::RowMatrix<float> &m,
                                     const QStringList &labels, ComparisonPanel panel, const QString &title,
-                                    const QPalette &palette, bool vectorCells) const
+                                    const QPalette &palette) const
 {
     const QFontMetricsF fm(p.font());
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
@@ -176,7 +173,10 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     // The scale's top once: it is the largest of every weight (or difference).
     const double top = rangeMax(panel);
     const auto colour = [&](double value) { return colorFor(panel, value, top); };
-    if (vectorCells || qint64(n) * cols <= kMaxVectorCells) {
+    // One rectangle a cell while they are few (SVG and PDF keep them as
+    // vectors), else an image: a million rectangles would make an SVG of
+    // a hundred megabytes.
+    if (qint64(n) * cols <= kMaxVectorCells) {
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < cols; ++c)
                 p.fillRect(QRectF(cells.left() + c * cell, cells.top() + r * cell, cell, cell),

@@ -39,14 +39,13 @@ public:
     QColor colorFor(ComparisonPanel panel, double value, double top) const;
 
     ComparisonLayout layout(const QRectF &bounds, const QFont &font) const;
-    void paint(QPainter &p, const QRectF &bounds, const QPalette &palette, const QFont &font,
-               bool vectorCells = false) const;
+    void paint(QPainter &p, const QRectF &bounds, const QPalette &palette, const QFont &font) const;
     // The head whose tile of the change grid is at `pos`; false elsewhere.
     bool tileAt(const QRectF &bounds, const QFont &font, const QPointF &pos, int *layer, int *head) const;
 
 private:
     void paintMatrix(QPainter &p, const QRectF &rect, const attn::RowMatrix<float> &m, const QStringList &labels,
-                     ComparisonPanel panel, const QString &title, const QPalette &palette, bool vectorCells) const;
+                     ComparisonPanel panel, const QString &title, const QPalette &palette) const;
     void paintScale(QPainter &p, const QRectF &rect, ComparisonPanel panel, const QPalette &palette) const;
     void paintChanges(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintText(QPainter &p, const QRectF &rect, const QPalette &palette) const;
