@@ -8,11 +8,10 @@
 #include "modelfixtures.h"
 #include "modelwindowfixture.h"
 
-#include "colordistance.h"
-#include "colormap.h"
 #include "comparecanvas.h"
 #include "comparison.h"
 #include "comparisonpainter.h"
+#include "linepixels.h"
 #include "compareview.h"
 #include "model/forward.h"
 #include "model/inputedit.h"
@@ -303,21 +302,11 @@ private slots:
             QPainter p(&image);
             painter.paint(p, bounds, QPalette(), QFont());
         }
-        const QColor low = sequentialColor(ColorMap::Viridis, 0.0), peak = sequentialColor(ColorMap::Viridis, 1.0);
         const QRect panel = painter.layout(bounds, QFont()).a.toAlignedRect().intersected(image.rect());
-        int cellRows = 0;
-        for (int y = panel.top(); y <= panel.bottom(); ++y) {
-            int lows = 0, peaks = 0;
-            for (int x = panel.left(); x <= panel.right(); ++x) {
-                lows += colorDistance(image.pixelColor(x, y), low) <= 8;
-                peaks += colorDistance(image.pixelColor(x, y), peak) <= 24;
-            }
-            if (lows <= 10)
-                continue; // the title, the colour bar's labels
-            ++cellRows;
-            QVERIFY2(peaks >= 1 && peaks <= 4, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line").arg(y).arg(peaks)));
-        }
-        QVERIFY2(cellRows > 100 && cellRows < n / 2, qPrintable(QString::number(cellRows)));
+        const LineRows rows = rowsShowingTheLine(image, panel);
+        QVERIFY2(rows.cellRows > 100 && rows.cellRows < n / 2, qPrintable(QString::number(rows.cellRows)));
+        QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
+                                                    .arg(rows.firstMiss).arg(rows.firstMissPixels)));
     }
 
     void shippedModelPicture()

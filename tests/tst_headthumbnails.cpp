@@ -7,6 +7,7 @@
 #include "colormap.h"
 #include "document.h"
 #include "exportheads.h"
+#include "linepixels.h"
 #include "headsgridview.h"
 #include "heatmappainter.h"
 #include "session.h"
@@ -102,37 +103,6 @@ SnapshotPtr halfwayLine(int heads)
     snapshot->columnTokens = snapshot->rowTokens;
     snapshot->result = result;
     return snapshot;
-}
-
-// Pixel rows of `area` showing cells (more than 10 pixels of viridis(0)), and
-// how many of them show 1 to 4 pixels of the line (viridis(1)); `firstMiss`:
-// the first that does not (-1: none).
-struct LineRows
-{
-    int cellRows = 0, lineRows = 0, firstMiss = -1, firstMissPeaks = 0;
-};
-
-LineRows rowsShowingTheLine(const QImage &image, const QRect &area)
-{
-    const QColor low = sequentialColor(ColorMap::Viridis, 0.0), peak = sequentialColor(ColorMap::Viridis, 1.0);
-    LineRows rows;
-    for (int y = area.top(); y <= area.bottom(); ++y) {
-        int lows = 0, peaks = 0;
-        for (int x = area.left(); x <= area.right(); ++x) {
-            lows += colorDistance(image.pixelColor(x, y), low) <= 8;
-            peaks += colorDistance(image.pixelColor(x, y), peak) <= 24;
-        }
-        if (lows <= 10)
-            continue; // a title, labels, margins
-        ++rows.cellRows;
-        if (peaks >= 1 && peaks <= 4) {
-            ++rows.lineRows;
-        } else if (rows.firstMiss < 0) {
-            rows.firstMiss = y;
-            rows.firstMissPeaks = peaks;
-        }
-    }
-    return rows;
 }
 
 } // namespace
@@ -314,7 +284,7 @@ void TestHeadThumbnails::smallTilesKeepAThinDiagonal()
         const LineRows rows = rowsShowingTheLine(image, area);
         QVERIFY2(rows.cellRows > 80 && rows.cellRows < attn::kThumbnailSide, qPrintable(QString::number(rows.cellRows)));
         QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("tile %1, pixel row %2: %3 pixels of the line")
-                                                    .arg(tile).arg(rows.firstMiss).arg(rows.firstMissPeaks)));
+                                                    .arg(tile).arg(rows.firstMiss).arg(rows.firstMissPixels)));
     }
 }
 
@@ -330,7 +300,7 @@ void TestHeadThumbnails::exportedTilesKeepAThinDiagonal()
     const LineRows rows = rowsShowingTheLine(image, QRect(0, 0, 300, 300));
     QVERIFY2(rows.cellRows > 150 && rows.cellRows < 300, qPrintable(QString::number(rows.cellRows)));
     QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
-                                                .arg(rows.firstMiss).arg(rows.firstMissPeaks)));
+                                                .arg(rows.firstMiss).arg(rows.firstMissPixels)));
 }
 
 QTEST_MAIN(TestHeadThumbnails)

@@ -4,8 +4,7 @@
 // all its weight on one key per query still draws an unbroken line. Scaled
 // down instead, the picture lost more than half its rows and columns.
 
-#include "colordistance.h"
-#include "colormap.h"
+#include "linepixels.h"
 #include "modelgridpainter.h"
 #include "modelgridview.h"
 
@@ -32,28 +31,6 @@ attn::ModelTrace halfwayTrace(int n, int layers, int heads)
     for (attn::LayerTrace &layer : trace.layers)
         layer.weights.assign(std::size_t(heads), halfwayWeights(n));
     return trace;
-}
-
-// Pixel rows of `tile` that show cells (more than 3 pixels of viridis(0)),
-// and the first of them that does not show the line (viridis(1)) in 1 to 3
-// pixels; -1 when every one does.
-std::pair<int, int> rowsMissingTheLine(const QImage &image, const QRect &tile)
-{
-    const QColor low = sequentialColor(ColorMap::Viridis, 0.0), peak = sequentialColor(ColorMap::Viridis, 1.0);
-    int cellRows = 0, firstMiss = -1;
-    for (int y = tile.top(); y <= tile.bottom(); ++y) {
-        int lows = 0, peaks = 0;
-        for (int x = tile.left(); x <= tile.right(); ++x) {
-            lows += colorDistance(image.pixelColor(x, y), low) <= 8;
-            peaks += colorDistance(image.pixelColor(x, y), peak) <= 24;
-        }
-        if (lows <= 3)
-            continue;
-        ++cellRows;
-        if ((peaks < 1 || peaks > 3) && firstMiss < 0)
-            firstMiss = y;
-    }
-    return {cellRows, firstMiss};
 }
 
 } // namespace
@@ -116,10 +93,11 @@ private slots:
             for (int head = 0; head < 3; ++head) {
                 const QRect tile = grid.tileRect(layer, head).toAlignedRect();
                 QVERIFY2(tile.width() < kModelGridMaxSide / 2, qPrintable(QString::number(tile.width())));
-                const auto [cellRows, firstMiss] = rowsMissingTheLine(image, tile);
-                QVERIFY2(cellRows > tile.height() / 2, qPrintable(QString::number(cellRows)));
-                QVERIFY2(firstMiss < 0, qPrintable(QStringLiteral("layer %1 head %2: pixel row %3 has no line")
-                                                       .arg(layer).arg(head).arg(firstMiss)));
+                // Tiles of about 45 pixels: more than 3 cell pixels make a row of cells, the line 1 to 3 pixels.
+                const LineRows rows = rowsShowingTheLine(image, tile, 3, 3);
+                QVERIFY2(rows.cellRows > tile.height() / 2, qPrintable(QString::number(rows.cellRows)));
+                QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("layer %1 head %2: pixel row %3 has %4 pixels of the line")
+                                                            .arg(layer).arg(head).arg(rows.firstMiss).arg(rows.firstMissPixels)));
             }
         }
     }
@@ -143,10 +121,11 @@ private slots:
         for (int layer = 0; layer < 2; ++layer) {
             for (int head = 0; head < 3; ++head) {
                 const QRect tile = l.tileRect(layer, head).toAlignedRect();
-                const auto [cellRows, firstMiss] = rowsMissingTheLine(image, tile);
-                QVERIFY2(cellRows > tile.height() / 2, qPrintable(QString::number(cellRows)));
-                QVERIFY2(firstMiss < 0, qPrintable(QStringLiteral("layer %1 head %2: pixel row %3 has no line")
-                                                       .arg(layer).arg(head).arg(firstMiss)));
+                // Tiles of about 45 pixels: more than 3 cell pixels make a row of cells, the line 1 to 3 pixels.
+                const LineRows rows = rowsShowingTheLine(image, tile, 3, 3);
+                QVERIFY2(rows.cellRows > tile.height() / 2, qPrintable(QString::number(rows.cellRows)));
+                QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("layer %1 head %2: pixel row %3 has %4 pixels of the line")
+                                                            .arg(layer).arg(head).arg(rows.firstMiss).arg(rows.firstMissPixels)));
             }
         }
     }
