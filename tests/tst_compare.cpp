@@ -10,8 +10,6 @@
 
 #include "comparecanvas.h"
 #include "comparison.h"
-#include "comparisonpainter.h"
-#include "linepixels.h"
 #include "compareview.h"
 #include "model/forward.h"
 #include "model/inputedit.h"
@@ -276,39 +274,6 @@ private slots:
     }
 
     // The shipped induction model, grabbed to a picture to look at (ATTN_COMPARE_PNG names the file).
-    // Panels of a long text have fewer pixels than cells: each pixel shows
-    // the strongest weight of its block, so a head that puts its weight on
-    // one key per query (here the key halfway back, over 1000 tokens) draws
-    // a line in every pixel row of the panel. Scaled down from one pixel a
-    // cell, the picture lost most of its rows and columns, and the line with them.
-    void longTextPanelsKeepAThinLine()
-    {
-        const int n = 1000;
-        auto data = std::make_shared<ComparisonData>();
-        data->a.weights = attn::RowMatrix<float>::Zero(n, n);
-        for (int r = 0; r < n; ++r)
-            data->a.weights(r, r / 2) = 1.0f;
-        for (int i = 0; i < n; ++i)
-            data->a.labels << QStringLiteral("t%1").arg(i);
-        data->b = data->a;
-        data->causal = true;
-        ComparisonPainter painter;
-        painter.setData(data);
-        painter.setColorMap(ColorMap::Viridis);
-        const QRectF bounds(0, 0, 900, 420);
-        QImage image(bounds.size().toSize(), QImage::Format_RGB32);
-        image.fill(Qt::white);
-        {
-            QPainter p(&image);
-            painter.paint(p, bounds, QPalette(), QFont());
-        }
-        const QRect panel = painter.layout(bounds, QFont()).a.toAlignedRect().intersected(image.rect());
-        const LineRows rows = rowsShowingTheLine(image, panel);
-        QVERIFY2(rows.cellRows > 100 && rows.cellRows < n / 2, qPrintable(QString::number(rows.cellRows)));
-        QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
-                                                    .arg(rows.firstMiss).arg(rows.firstMissPixels)));
-    }
-
     void shippedModelPicture()
     {
         Fixture f;

@@ -6,8 +6,6 @@
 #include "colordistance.h"
 #include "colormap.h"
 #include "document.h"
-#include "exportheads.h"
-#include "linepixels.h"
 #include "headsgridview.h"
 #include "heatmappainter.h"
 #include "session.h"
@@ -66,45 +64,6 @@ int differingPixels(const QImage &a, const QImage &b, int tolerance)
     return count;
 }
 
-// n tokens whose every head puts weight 1 on the key halfway back (a line
-// one cell wide), with the 256 x 256 thumbnail the pass would pool from it.
-SnapshotPtr halfwayLine(int heads)
-{
-    const int n = 2000, side = attn::kThumbnailSide;
-    auto weights = std::make_shared<attn::RowMatrixF>(attn::RowMatrixF::Zero(n, n));
-    auto thumbnail = std::make_shared<attn::PooledMatrix>();
-    thumbnail->cells = attn::RowMatrixF::Zero(side, side);
-    thumbnail->matrixRows = thumbnail->matrixCols = n;
-    // The thumbnail's block holding row (or column) r: block i covers [i n / side, (i + 1) n / side).
-    const auto blockOf = [&](int r) {
-        int i = 0;
-        while (i + 1 < side && std::int64_t(i + 1) * n / side <= r)
-            ++i;
-        return i;
-    };
-    for (int r = 0; r < n; ++r) {
-        const int c = r / 2;
-        (*weights)(r, c) = 1.0f;
-        thumbnail->cells(blockOf(r), blockOf(c)) = 1.0f;
-    }
-    thumbnail->findLargestMagnitude();
-    attn::AttentionMatrix matrix{std::shared_ptr<const attn::RowMatrixF>(weights)};
-    matrix.setPooled(thumbnail);
-    auto result = std::make_shared<attn::AttentionResult>();
-    result->singlePrecision = true;
-    result->heads.assign(std::size_t(heads), attn::HeadResult{});
-    for (attn::HeadResult &head : result->heads)
-        head.weights = matrix;
-    if (heads > 1)
-        result->meanWeights = matrix;
-    auto snapshot = std::make_shared<AttentionSnapshot>();
-    for (int i = 0; i < n; ++i)
-        snapshot->rowTokens << QStringLiteral("t%1").arg(i);
-    snapshot->columnTokens = snapshot->rowTokens;
-    snapshot->result = result;
-    return snapshot;
-}
-
 } // namespace
 
 class TestHeadThumbnails : public QObject
@@ -116,8 +75,6 @@ private slots:
     void heatmapOfAHeadOnDemand();
     void documentKeepsTheShownHead();
     void cellsAreColouredByTheirValues();
-    void smallTilesKeepAThinDiagonal();
-    void exportedTilesKeepAThinDiagonal();
 };
 
 void TestHeadThumbnails::gridFromThumbnailsLooksAsFromEveryHead_data()
@@ -263,44 +220,6 @@ void TestHeadThumbnails::cellsAreColouredByTheirValues()
                                                                              painter.colorFor(expected(r, c)).name())));
         }
     }
-}
-
-// Tiles smaller than the pass's thumbnails (256 cells a side) pool them
-// again to their own pixels, the strongest thumbnail cell winning: a line
-// one cell wide (each query's weight 1 on the key halfway back) shows in
-// every pixel row of a tile of about 120 pixels. Scaled down instead, more
-// than half the thumbnail's rows and columns were dropped, and with them
-// most of the line. (The main diagonal would survive that by chance: rows
-// and columns of a square tile are dropped alike.)
-void TestHeadThumbnails::smallTilesKeepAThinDiagonal()
-{
-    HeadsGridPainter grid;
-    grid.setSnapshot(halfwayLine(2));
-    QCOMPARE(grid.tileCount(), 3);
-    const QSize size(300, 300);
-    const QImage image = paintedBy(grid, size);
-    for (int tile = 0; tile < grid.tileCount(); ++tile) {
-        const QRect area = grid.tileRect(QRectF(QPointF(0, 0), size), tile).toAlignedRect().intersected(image.rect());
-        const LineRows rows = rowsShowingTheLine(image, area);
-        QVERIFY2(rows.cellRows > 80 && rows.cellRows < attn::kThumbnailSide, qPrintable(QString::number(rows.cellRows)));
-        QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("tile %1, pixel row %2: %3 pixels of the line")
-                                                    .arg(tile).arg(rows.firstMiss).arg(rows.firstMissPixels)));
-    }
-}
-
-// The same in an exported picture of the heads (PNG): its tiles pool to
-// their pixels too.
-void TestHeadThumbnails::exportedTilesKeepAThinDiagonal()
-{
-    HeadsExportPainter heads;
-    heads.setSnapshot(halfwayLine(1));
-    QCOMPARE(heads.tileCount(), 1);
-    const QImage image = paintedBy(heads, QSize(400, 300));
-    // The cells fill the left of the picture; the colour bar (right of x = 300) is left out.
-    const LineRows rows = rowsShowingTheLine(image, QRect(0, 0, 300, 300));
-    QVERIFY2(rows.cellRows > 150 && rows.cellRows < 300, qPrintable(QString::number(rows.cellRows)));
-    QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
-                                                .arg(rows.firstMiss).arg(rows.firstMissPixels)));
 }
 
 QTEST_MAIN(TestHeadThumbnails)
