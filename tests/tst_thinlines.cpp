@@ -358,6 +358,10 @@ private slots:
         const QRect panel = painter.layout(bounds, QFont()).a.toAlignedRect().intersected(image.rect());
         const LineRows rows = rowsShowingTheLine(image, panel);
         QVERIFY2(rows.cellRows > 100 && rows.cellRows < n / 2, qPrintable(QString::number(rows.cellRows)));
+        // The cells stay inside their panel: under it, no row shows them (a
+        // floor of half a pixel a cell made 1000 cells run 200 pixels past it).
+        const QRect under(panel.left(), panel.bottom() + 1, panel.width(), image.height() - panel.bottom() - 1);
+        QCOMPARE(rowsShowingTheLine(image, under).cellRows, 0);
         QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
                                                     .arg(rows.firstMiss).arg(rows.firstMissPixels)));
     }

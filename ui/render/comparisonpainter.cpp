@@ -164,7 +164,9 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
         labelWidth = std::max(labelWidth, fm.horizontalAdvance(s) + 6);
     labelWidth = std::min(labelWidth, rect.width() * 0.25);
     const double available = std::min(rect.width() - labelWidth, rect.height() - fm.height() - 4 - barHeight);
-    const double cell = std::max(0.5, available / std::max(n, cols));
+    // Cells may be smaller than a pixel: the picture is pooled to the pixels
+    // (a floor here would let a long text run past its panel).
+    const double cell = std::max(0.0, available) / std::max(n, cols);
     const bool showLabels = cell >= fm.height() * 0.8;
     const QRectF cells(rect.left() + (showLabels ? labelWidth : 0), rect.top() + fm.height() + 4, cell * cols,
                        cell * n);
