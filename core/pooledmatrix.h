@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace attn {
 
@@ -29,6 +30,25 @@ inline bool strongerThan(double candidate, double best)
 {
     const double a = std::abs(candidate), b = std::abs(best);
     return a > b || (a == b && candidate > best);
+}
+
+// The value a pixel over rows [r0, r1) x columns [c0, c1) of `m` shows: the
+// strongest of them, skipping NaN (masked) entries and, with `causal`, the
+// entries above the diagonal; NaN when every one is skipped.
+template<typename Matrix>
+float strongestInBlock(const Matrix &m, Eigen::Index r0, Eigen::Index r1, Eigen::Index c0, Eigen::Index c1,
+                       bool causal = false)
+{
+    float best = std::numeric_limits<float>::quiet_NaN();
+    for (Eigen::Index r = r0; r < r1; ++r) {
+        const Eigen::Index end = causal ? std::min(c1, r + 1) : c1;
+        for (Eigen::Index c = c0; c < end; ++c) {
+            const float v = float(m(r, c));
+            if (!std::isnan(v) && (std::isnan(best) || strongerThan(v, best)))
+                best = v;
+        }
+    }
+    return best;
 }
 
 struct PooledMatrix

@@ -10,7 +10,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace {
 
@@ -193,11 +192,7 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
             const int r0 = int(qint64(y) * n / size.height()), r1 = int(qint64(y + 1) * n / size.height());
             for (int x = 0; x < size.width(); ++x) {
                 const int c0 = int(qint64(x) * cols / size.width()), c1 = int(qint64(x + 1) * cols / size.width());
-                float best = std::numeric_limits<float>::quiet_NaN();
-                for (int r = r0; r < r1; ++r)
-                    for (int c = c0; c < c1; ++c)
-                        if (!isMasked(r, c) && (std::isnan(best) || attn::strongerThan(m(r, c), best)))
-                            best = m(r, c);
+                const float best = attn::strongestInBlock(m, r0, r1, c0, c1, m_data->causal);
                 image.setPixel(x, y, (std::isnan(best) ? masked : colour(best)).rgb());
             }
         }

@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 namespace {
@@ -174,15 +173,8 @@ void HeatmapPainter::rebuildImage(QRgb masked, const QRect &cells, const QSize &
                 // give or take a thumbnail cell at the edges.
                 const auto t0 = attn::poolStart(y, pooled->rows(), h), t1 = attn::poolStart(y + 1, pooled->rows(), h);
                 for (int x = 0; x < w; ++x) {
-                    const auto u0 = attn::poolStart(x, pooled->cols(), w), u1 = attn::poolStart(x + 1, pooled->cols(), w);
-                    float v = std::numeric_limits<float>::quiet_NaN();
-                    for (auto t = t0; t < t1; ++t) {
-                        for (auto u = u0; u < u1; ++u) {
-                            const float c = pooled->cells(t, u);
-                            if (!std::isnan(c) && (std::isnan(v) || attn::strongerThan(c, v)))
-                                v = c;
-                        }
-                    }
+                    const float v = attn::strongestInBlock(pooled->cells, t0, t1, attn::poolStart(x, pooled->cols(), w),
+                                                           attn::poolStart(x + 1, pooled->cols(), w));
                     line[x] = std::isnan(v) ? masked : colourOf(v);
                 }
                 continue;
