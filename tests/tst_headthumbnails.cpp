@@ -8,6 +8,7 @@
 #include "document.h"
 #include "headsgridview.h"
 #include "heatmappainter.h"
+#include "paintedby.h"
 #include "session.h"
 #include "snapshot.h"
 
@@ -37,16 +38,6 @@ attn::Session largeSession(int tokens, int dModel, int heads, bool causal)
     s.attention.outputProjection = true;
     s.query = 3;
     return s;
-}
-
-template<typename Painter>
-QImage paintedBy(const Painter &painter, QSize size)
-{
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::white); // not every painter fills its background
-    QPainter p(&image);
-    painter.paint(p, QRectF(QPointF(0, 0), size), QPalette());
-    return image;
 }
 
 // How many pixels differ by more than `tolerance` in a channel: float's

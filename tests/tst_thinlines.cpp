@@ -15,6 +15,7 @@
 #include "heatmapview.h"
 #include "modelgridpainter.h"
 #include "modelgridview.h"
+#include "paintedby.h"
 
 #include <QImage>
 #include <QPainter>
@@ -22,16 +23,6 @@
 #include <cmath>
 
 namespace {
-
-template<typename Painter>
-QImage paintedBy(const Painter &painter, QSize size)
-{
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::white); // not every painter fills its background
-    QPainter p(&image);
-    painter.paint(p, QRectF(QPointF(0, 0), size), QPalette());
-    return image;
-}
 
 void maybeSave(const QImage &image, const QString &name)
 {
