@@ -21,7 +21,11 @@ QString tr(const char *text)
 
 QString HeatmapPainter::title() const
 {
-    QString text = m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    // Cross-attention changes what every column is: said first, so no elision hides it.
+    const bool cross = hasResult() && m_snapshot->result->sourceInputs.rows() > 0;
+    QString text = cross ? (m_showScores ? tr("Cross-attention scores ω: keys and values from the source")
+                                         : tr("Cross-attention weights α: keys and values from the source"))
+                         : m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
     if (m_snapshot && m_snapshot->modelLayer >= 0)
         text += QStringLiteral(" · ") + tr("layer %1").arg(m_snapshot->modelLayer);
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;

@@ -4,6 +4,7 @@
 #include "crossattentionpanel.h"
 #include "headbox.h"
 #include "document.h"
+#include "dockreach.h"
 #include "embeddingeditor.h"
 #include "exportactions.h"
 #include "fileactions.h"
@@ -67,6 +68,9 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     setCentralWidget(central);
     buildDocks();
     buildMenus();
+    m_dockReach = new DockReach(this, m_sentence);
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        m_dockReach->watch(dock);
     m_exportActions->attachContextMenu(m_heatmap, ExportView::Heatmap); // follows the weights/scores toggle
     m_exportActions->attachContextMenu(m_headsGrid, ExportView::Heads);
     m_exportActions->attachContextMenu(m_pipeline, ExportView::Pipeline);
@@ -96,8 +100,10 @@ MainWindow::~MainWindow()
 {
     // The docks are hidden while QWidget's destructor takes them down, after
     // this object's own members are gone: their signals must not reach it then.
-    for (QDockWidget *dock : findChildren<QDockWidget *>())
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         dock->disconnect(this);
+        dock->disconnect(m_dockReach);
+    }
 }
 
 QWidget *MainWindow::buildTopBar()

@@ -13,6 +13,7 @@
 class BarChartView;
 class Document;
 class CrossAttentionPanel;
+class DockReach;
 class EmbeddingEditor;
 class ExportActions;
 class FileActions;
@@ -62,6 +63,8 @@ public:
     FileActions *fileActions() const { return m_fileActions; }
     ExportActions *exportActions() const { return m_exportActions; }
     StartHint *startHint() const { return m_startHint; }
+    // Hides the contents of docks behind another tab (dockreach.h).
+    DockReach *dockReach() const { return m_dockReach; }
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
@@ -133,6 +136,7 @@ private:
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
     ModelActions *m_modelActions = nullptr;
+    DockReach *m_dockReach = nullptr;
     QElapsedTimer m_errorShown; // since the last model error was shown; invalid when none is
     // The snapshot the views show: when they move on to the next one, this is
     // usually the last reference to the old one, dropped on a worker.

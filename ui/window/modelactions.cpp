@@ -4,6 +4,7 @@
 #include "compareview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
+#include "dockreach.h"
 #include "embeddingeditor.h"
 #include "io/huggingfacecache.h"
 #include "mainwindow.h"
@@ -305,6 +306,7 @@ void ModelActions::setModelMode(bool on)
             m_gridPanel->hide();
             heads->setWindowTitle(tr("All heads"));
         }
+        m_window->dockReach()->apply(heads); // the new contents stay hidden while the dock's tab is not shown
     }
     m_nextDock->setVisible(on);
 }

@@ -1,0 +1,171 @@
+// The keyboard in the main window goes only where the user can see: a dock
+// behind another tab (the right dock's Walkthrough, All heads and
+// Cross-attention share one place) never keeps or receives the focus, not
+// after a tab switch, not through Tab or an Alt+letter shortcut, not when a
+// dialog such as Learn › Practice closes and the window takes the keyboard
+// back. And when cross-attention is on, the heatmap says so whichever tab is
+// raised.
+//
+// Found in a real window under Xvfb: with the Cross-attention tab's Source
+// box clicked, then the Walkthrough tab raised, Learn › Practice opened and
+// closed, two typed letters landed in the hidden Source box, switched
+// cross-attention on and the heatmap became one column of 1.0000.
+
+#include "crossattentionpanel.h"
+#include "document.h"
+#include "examples.h"
+#include "fileactions.h"
+#include "heatmapview.h"
+#include "mainwindow.h"
+#include "practicedialog.h"
+#include "walkthroughpanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTest>
+
+namespace {
+
+struct Fixture
+{
+    Document doc{attn::exampleSession()};
+    MainWindow window{&doc};
+
+    Fixture()
+    {
+        window.fileActions()->setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.activateWindow();
+    }
+    QDockWidget *dock(const char *name) { return window.findChild<QDockWidget *>(QLatin1String(name)); }
+    // Raises a dock's tab as a click on it does.
+    void raise(const char *name)
+    {
+        dock(name)->raise();
+        QCoreApplication::processEvents();
+    }
+    QAction *learnAction(const QString &text)
+    {
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QStringLiteral("&Learn"))
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == text)
+                        return a;
+        return nullptr;
+    }
+};
+
+// Whether the user can see `w`: shown, and not inside a dock moved off screen behind another tab.
+bool onScreen(QWidget *w)
+{
+    if (!w || !w->isVisible())
+        return false;
+    for (QWidget *p = w; p; p = p->parentWidget())
+        if (qobject_cast<QDockWidget *>(p) && p->visibleRegion().isEmpty())
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestWindowFocus : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void keysAfterADialogStayWhereTheUserLooks()
+    {
+        Fixture f;
+        QVERIFY(QTest::qWaitForWindowActive(&f.window));
+        // The user types in the Source box, then reads the walkthrough.
+        f.raise("cross");
+        QLineEdit *source = f.window.crossAttention()->sourceEdit();
+        QTest::mouseClick(source, Qt::LeftButton);
+        QCOMPARE(QApplication::focusWidget(), source);
+        f.raise("walkthrough");
+        QVERIFY(onScreen(f.window.walkthrough()));
+        QVERIFY(!onScreen(source));
+
+        // Learn › Practice, opened and closed.
+        QAction *practice = f.learnAction(QStringLiteral("&Practice…"));
+        QVERIFY(practice);
+        practice->trigger();
+        auto *dialog = f.window.findChild<PracticeDialog *>();
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        QVERIFY(QTest::qWaitForWindowActive(&f.window));
+        QVERIFY(!dialog->isVisible());
+
+        // Two letters: they go to the sentence field, where they show.
+        QWidget *focus = QApplication::focusWidget();
+        QCOMPARE(focus, static_cast<QWidget *>(f.window.sentenceEdit()));
+        QTest::keyClicks(focus, QStringLiteral("xy"));
+        QVERIFY(!f.doc.session().source.has_value());
+        QVERIFY(source->text().isEmpty());
+        QVERIFY(f.window.sentenceEdit()->text().startsWith(QStringLiteral("xy")));
+    }
+
+    void aDialogGivesTheFocusBackWhereItWas()
+    {
+        Fixture f;
+        QVERIFY(QTest::qWaitForWindowActive(&f.window));
+        f.window.heatmap()->setFocus();
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.heatmap()));
+        f.learnAction(QStringLiteral("&Practice…"))->trigger();
+        auto *dialog = f.window.findChild<PracticeDialog *>();
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        dialog->reject();
+        QVERIFY(QTest::qWaitForWindowActive(&f.window));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.heatmap()));
+    }
+
+    void tabAndShortcutsSkipDocksBehindAnotherTab()
+    {
+        Fixture f;
+        QVERIFY(QTest::qWaitForWindowActive(&f.window));
+        f.raise("walkthrough");
+        // Alt+O is the Source box's shortcut ("S&ource:"): not while its tab is hidden.
+        f.window.sentenceEdit()->setFocus();
+        QTest::keyClick(&f.window, Qt::Key_O, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.sentenceEdit()));
+        // Tab round the whole window: every stop is on screen.
+        QWidget *start = QApplication::focusWidget();
+        int stops = 0;
+        do {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget *now = QApplication::focusWidget();
+            QVERIFY2(onScreen(now), qPrintable(now ? now->metaObject()->className() + QStringLiteral(" ")
+                                                         + now->accessibleName()
+                                                   : QStringLiteral("nothing")));
+        } while (QApplication::focusWidget() != start && ++stops < 200);
+        QVERIFY(stops < 200);
+        // Raised again, the Source box takes the focus and the keys as before.
+        f.raise("cross");
+        QTest::keyClick(&f.window, Qt::Key_O, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.crossAttention()->sourceEdit()));
+    }
+
+    void crossAttentionSaysSoWhicheverTabIsRaised()
+    {
+        Fixture f;
+        f.raise("walkthrough");
+        QVERIFY(!f.window.heatmap()->painter().title().contains(QStringLiteral("ross-attention")));
+        f.doc.setSourceSentence(QStringLiteral("xy"));
+        QVERIFY(f.doc.session().source.has_value());
+        QCOMPARE(f.window.heatmap()->painter().title(),
+                 QStringLiteral("Cross-attention weights α: keys and values from the source"));
+        f.window.setShowScores(true);
+        QCOMPARE(f.window.heatmap()->painter().title(),
+                 QStringLiteral("Cross-attention scores ω: keys and values from the source"));
+    }
+};
+
+QTEST_MAIN(TestWindowFocus)
+#include "tst_windowfocus.moc"
