@@ -1,11 +1,12 @@
 #include "trainedmodelsmenu.h"
 
+#include "menumnemonics.h"
 #include "trainingsession.h"
 
 #include <QDir>
 #include <QFileInfo>
 
-TrainedModelsMenu::TrainedModelsMenu(QWidget *parent) : QMenu(tr("Trained &models"), parent)
+TrainedModelsMenu::TrainedModelsMenu(QWidget *parent) : QMenu(tr("Trained m&odels"), parent)
 {
     setObjectName(QStringLiteral("trainedModelsMenu"));
     setToolTipsVisible(true);
@@ -29,11 +30,14 @@ void TrainedModelsMenu::rebuild()
     clear();
     const QStringList folders = trainedModelFolders();
     if (folders.isEmpty()) {
-        addAction(tr("None yet: Learn › Train a model… saves them in %1").arg(TrainingSession::modelsFolder()))->setEnabled(false);
+        QAction *none = addAction(tr("None yet: Learn › Train a model… saves them in %1").arg(TrainingSession::modelsFolder()));
+        none->setEnabled(false);
+        MenuMnemonics::markAutomatic(none);
         return;
     }
     for (const QString &folder : folders) {
         QAction *action = addAction(QFileInfo(folder).fileName());
+        MenuMnemonics::markAutomatic(action);
         action->setToolTip(folder);
         connect(action, &QAction::triggered, this, [this, folder] { emit openRequested(folder); });
     }

@@ -48,7 +48,7 @@ void ExportActions::addToMenu(QMenu *fileMenu)
         const ExportView view = entry.view;
         menu->addAction(tr(entry.text), this, [this, view] { exportPicture(view); });
     }
-    QAction *eachHead = menu->addAction(tr("Every Hea&d as Separate Files…"), this, &ExportActions::exportEachHead);
+    QAction *eachHead = menu->addAction(tr("Every Head as Separate &Files…"), this, &ExportActions::exportEachHead);
     eachHead->setToolTip(tr("The heatmap of each head in its own file (name-head0.png, name-head1.png, …), "
                             "for slides"));
     // Only useful with more than one head; the menu is checked as it opens.

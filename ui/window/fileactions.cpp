@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "examples.h"
+#include "menumnemonics.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -47,6 +48,7 @@ void FileActions::populateExamplesMenu(QMenu *menu)
     menu->setToolTipsVisible(true);
     for (const attn::Example &example : attn::builtInExamples()) {
         QAction *action = menu->addAction(example.title);
+        MenuMnemonics::markAutomatic(action);
         action->setToolTip(example.description);
         action->setStatusTip(example.description);
         action->setObjectName(QStringLiteral("example-") + example.id);
@@ -185,7 +187,7 @@ void FileActions::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear list"), this, [this] {
+        m_recentMenu->addAction(tr("&Clear list"), this, [this] {
             QSettings().remove(kRecentKey);
             rebuildRecentMenu();
         });

@@ -6,6 +6,7 @@
 #include "exportactions.h"
 #include "fileactions.h"
 #include "helpdialogs.h"
+#include "menumnemonics.h"
 #include "mistakesdialog.h"
 #include "modelactions.h"
 #include "practicedialog.h"
@@ -53,12 +54,12 @@ void MainWindow::buildMenus()
     examples->setObjectName(QStringLiteral("examplesMenu"));
     m_fileActions->populateExamplesMenu(examples);
     examples->addSeparator();
-    addTrainedExample(examples, attn::ShippedLesson::InductionHeads, tr("Trained Model: Induction Heads"),
+    addTrainedExample(examples, attn::ShippedLesson::InductionHeads, tr("Trained Model: &Induction Heads"),
                       QStringLiteral("example-trained-induction"),
                       tr("A two-layer model this program trained on repeated random letters: one head in layer 0 "
                          "looks at the previous letter, one in layer 1 at the letter that came after the "
                          "earlier copy of the current one"));
-    addTrainedExample(examples, attn::ShippedLesson::Pronouns, tr("Trained Model: Pronouns"),
+    addTrainedExample(examples, attn::ShippedLesson::Pronouns, tr("Trained Model: P&ronouns"),
                       QStringLiteral("example-trained-pronoun"),
                       tr("A two-layer model this program trained on short sentences that end with a pronoun and "
                          "a verb only its noun does: heads in layer 0 link \u201cit\u201d to the thing and "
@@ -75,13 +76,15 @@ void MainWindow::buildMenus()
     edit->addAction(redo);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget *dock : findChildren<QDockWidget *>())
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         view->addAction(dock->toggleViewAction());
+        MenuMnemonics::markAutomatic(dock->toggleViewAction()); // a dock's title changes with the open model
+    }
 
     QMenu *learn = menuBar()->addMenu(tr("&Learn"));
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         if (dock->widget() == m_walkthrough || dock->widget() == m_cross) {
-            QAction *show = learn->addAction(dock->windowTitle());
+            QAction *show = learn->addAction(dock->widget() == m_walkthrough ? tr("&Walkthrough") : tr("&Cross-attention"));
             connect(show, &QAction::triggered, dock, [dock] {
                 dock->show();
                 dock->raise();
@@ -111,7 +114,7 @@ void MainWindow::buildMenus()
         connect(TrainingDialog::showFor(this), &TrainingDialog::openModelRequested, m_modelActions,
                 &ModelActions::openFolder, Qt::UniqueConnection);
     });
-    auto *trained = new TrainedModelsMenu(learn);
+    auto *trained = new TrainedModelsMenu(learn); // "Trained m&odels": M is Mistakes'
     learn->addMenu(trained);
     connect(trained, &TrainedModelsMenu::openRequested, m_modelActions, &ModelActions::openFolder);
 
@@ -119,4 +122,8 @@ void MainWindow::buildMenus()
     help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
+
+    // Entries named by data (examples, docks, models, files) get theirs as their menu opens.
+    for (QMenu *menu : findChildren<QMenu *>())
+        MenuMnemonics::chooseOnShow(menu);
 }

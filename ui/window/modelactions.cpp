@@ -8,6 +8,7 @@
 #include "embeddingeditor.h"
 #include "io/huggingfacecache.h"
 #include "mainwindow.h"
+#include "menumnemonics.h"
 #include "modeldocument.h"
 #include "modelgridpanel.h"
 #include "modelgridview.h"
@@ -169,10 +170,14 @@ void ModelActions::rebuildModelsMenu()
 {
     m_modelsMenu->clear();
     const QList<attn::CachedModel> models = attn::listCachedModels();
-    if (models.isEmpty())
-        m_modelsMenu->addAction(tr("No models in %1").arg(attn::huggingFaceHubCache()))->setEnabled(false);
+    if (models.isEmpty()) {
+        QAction *none = m_modelsMenu->addAction(tr("No models in %1").arg(attn::huggingFaceHubCache()));
+        none->setEnabled(false);
+        MenuMnemonics::markAutomatic(none);
+    }
     for (const attn::CachedModel &m : models) {
         QAction *action = m_modelsMenu->addAction(m.name);
+        MenuMnemonics::markAutomatic(action);
         action->setEnabled(m.usable);
         action->setToolTip(m.usable ? m.path : m.problem);
         const QString path = m.path;
@@ -184,6 +189,7 @@ void ModelActions::rebuildModelsMenu()
         m_modelsMenu->addSection(tr("Trained here"));
     for (const QString &folder : trained) {
         QAction *action = m_modelsMenu->addAction(QFileInfo(folder).fileName());
+        MenuMnemonics::markAutomatic(action);
         action->setToolTip(folder);
         connect(action, &QAction::triggered, this, [this, folder] { openFolder(folder); });
     }
