@@ -4,6 +4,7 @@
 #include "commandline.h"
 #include "fileactions.h"
 #include "freedmemory.h"
+#include "io/appfolders.h"
 #include "document.h"
 #include "mainwindow.h"
 #include "timedapplication.h"
@@ -25,15 +26,16 @@ namespace {
 
 void setApplicationInfo()
 {
-    QCoreApplication::setApplicationName(QStringLiteral("attention-explorer"));
-    QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer"));
+    attn::setApplicationNames(); // and the folders named by them: core/io/appfolders.h
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTN_VERSION));
 }
 
 QtMessageHandler g_previousHandler = nullptr;
 
-// The offscreen platform warns about XDG_RUNTIME_DIR while it starts, which
-// it does not need for export; export's stderr stays one line on failure.
+// Qt warns about XDG_RUNTIME_DIR when the environment has none (a shell
+// outside a desktop session, the offscreen platform), which neither export
+// nor the window needs: export's stderr stays one line on failure, and a
+// clean start of the window prints nothing.
 void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
     if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
         QTextStream(stderr) << "attention-explorer: " << command.error << Qt::endl;
         return ExitBadInput;
     }
+    g_previousHandler = qInstallMessageHandler(quietStartupHandler);
     QApplication app(argc, argv);
     setApplicationInfo();
     QApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer"));
@@ -142,6 +145,9 @@ int main(int argc, char **argv)
 
     const QString recoveryDir = Autosaver::defaultDirectory();
     Autosaver::offerRecovery(&document, &window, recoveryDir);
+    for (const QString &earlier : Autosaver::earlierDirectories())
+        if (!document.isModified()) // one restored session is enough
+            Autosaver::offerRecovery(&document, &window, earlier);
     Autosaver autosaver(&document, recoveryDir);
     const int exitCode = app.exec();
     autosaver.discard(); // a normal exit: the user saved or chose to discard

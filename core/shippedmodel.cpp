@@ -1,11 +1,12 @@
 #include "shippedmodel.h"
 
+#include "io/appfolders.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QSaveFile>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 
 namespace attn {
@@ -56,7 +57,7 @@ std::optional<ShippedModel> shippedModel(ShippedLesson which, QString *error, co
         *error = QCoreApplication::translate("ShippedModel", "the trained example model is missing from this build");
         return std::nullopt;
     }
-    const QString root = cacheRoot.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) : cacheRoot;
+    const QString root = cacheRoot.isEmpty() ? attn::appCacheFolder() : cacheRoot;
     const QString folder = QDir(root).filePath(QStringLiteral("models/%1-%2").arg(lesson.name, digest));
     const ShippedModel model{folder, lesson.exampleText, lesson.query, lesson.key};
     if (QFile::exists(QDir(folder).filePath(QStringLiteral("model.safetensors"))))

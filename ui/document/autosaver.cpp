@@ -1,6 +1,7 @@
 #include "autosaver.h"
 
 #include "document.h"
+#include "io/appfolders.h"
 #include "sessionio.h"
 
 #include <QCoreApplication>
@@ -11,7 +12,6 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
-#include <QStandardPaths>
 #include <QTimer>
 
 #ifdef Q_OS_UNIX
@@ -61,7 +61,17 @@ QString Autosaver::defaultDirectory()
 {
     if (qEnvironmentVariableIsSet("ATTN_RECOVERY_DIR"))
         return qEnvironmentVariable("ATTN_RECOVERY_DIR");
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/recovery");
+    return QDir(attn::appDataFolder()).filePath(QStringLiteral("recovery"));
+}
+
+QStringList Autosaver::earlierDirectories()
+{
+    if (qEnvironmentVariableIsSet("ATTN_RECOVERY_DIR"))
+        return {};
+    QStringList directories;
+    for (const QString &earlier : attn::earlierAppDataFolders())
+        directories << QDir(earlier).filePath(QStringLiteral("recovery"));
+    return directories;
 }
 
 void Autosaver::setInterval(int milliseconds) { m_timer->setInterval(milliseconds); }

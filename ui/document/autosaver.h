@@ -18,7 +18,11 @@ public:
     Autosaver(Document *document, const QString &directory, QObject *parent = nullptr);
     ~Autosaver() override;
 
+    // attn::appDataFolder()/recovery, or $ATTN_RECOVERY_DIR.
     static QString defaultDirectory();
+    // Where earlier versions kept recovery files (none when
+    // $ATTN_RECOVERY_DIR is set): a crash before an update is still offered.
+    static QStringList earlierDirectories();
     static constexpr int kDefaultIntervalMs = 3000;
 
     void setInterval(int milliseconds);

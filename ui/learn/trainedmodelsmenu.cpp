@@ -3,8 +3,10 @@
 #include "menumnemonics.h"
 #include "trainingsession.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 TrainedModelsMenu::TrainedModelsMenu(QWidget *parent) : QMenu(tr("Trained m&odels"), parent)
 {
@@ -16,9 +18,15 @@ TrainedModelsMenu::TrainedModelsMenu(QWidget *parent) : QMenu(tr("Trained m&odel
 
 QStringList TrainedModelsMenu::trainedModelFolders()
 {
+    // Models trained before the folder moved stay where they are (sessions name
+    // them by path) and are listed with the others, newest first.
+    QFileInfoList entries;
+    for (const QString &root : QStringList{TrainingSession::modelsFolder()} + TrainingSession::earlierModelsFolders())
+        entries += QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
+    std::stable_sort(entries.begin(), entries.end(), [](const QFileInfo &a, const QFileInfo &b) {
+        return a.lastModified() > b.lastModified();
+    });
     QStringList folders;
-    const QFileInfoList entries =
-        QDir(TrainingSession::modelsFolder()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
     for (const QFileInfo &e : entries)
         if (QFileInfo::exists(QDir(e.filePath()).filePath(QStringLiteral("config.json"))))
             folders << e.filePath();

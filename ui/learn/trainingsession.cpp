@@ -1,5 +1,6 @@
 #include "trainingsession.h"
 
+#include "io/appfolders.h"
 #include "learn/modelwriter.h"
 #include "model/headscores.h"
 #include "trainingpresets.h"
@@ -8,7 +9,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QThread>
 #include <cmath>
 
@@ -270,5 +270,13 @@ QString TrainingSession::defaultFolder() const
 
 QString TrainingSession::modelsFolder()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("models"));
+    return QDir(attn::appDataFolder()).filePath(QStringLiteral("models"));
+}
+
+QStringList TrainingSession::earlierModelsFolders()
+{
+    QStringList folders;
+    for (const QString &earlier : attn::earlierAppDataFolders())
+        folders << QDir(earlier).filePath(QStringLiteral("models"));
+    return folders;
 }

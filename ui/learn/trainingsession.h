@@ -60,10 +60,13 @@ public:
     // Writes the final model as a model folder (parent folders are made).
     bool save(const QString &dir, QString *error) const;
     // Where a run is saved unless the user says otherwise:
-    // AppDataLocation/models/<task>-<date and time>.
+    // modelsFolder()/<task>-<date and time>.
     QString defaultFolder() const;
-    // AppDataLocation/models: where trained models are kept.
+    // The program's data folder's "models" (~/.local/share/attention-explorer/models,
+    // attn::appDataFolder()): where trained models are kept.
     static QString modelsFolder();
+    // Where earlier versions kept them (still listed, never written to).
+    static QStringList earlierModelsFolders();
 
 signals:
     void stateChanged(TrainingSession::State state);

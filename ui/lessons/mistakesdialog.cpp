@@ -129,7 +129,8 @@ QString MistakesDialog::attentionKind(bool selfAttentionOnly) const
 void MistakesDialog::fitNote()
 {
     // As tall as the wrapped text needs at the label's width (see the constructor).
-    m_note->setMinimumHeight(m_note->heightForWidth(std::max(m_note->width(), 200)));
+    // (-1 before the note has text: Qt warned of a negative size.)
+    m_note->setMinimumHeight(std::max(m_note->heightForWidth(std::max(m_note->width(), 200)), 0));
 }
 
 void MistakesDialog::showEvent(QShowEvent *event)
