@@ -73,6 +73,7 @@ class TestModelMonkey : public QObject
     struct Switch
     {
         std::set<attn::LayerHead> before, after;
+        int generation = 0; // the model it was made on (ModelDocument::generation): another model ignores it
     };
 
     Document m_doc{attn::exampleSession()};

@@ -65,7 +65,7 @@ void TestModelMonkey::recordSwitch(const std::set<attn::LayerHead> &before)
     if (after == before)
         return;
     m_switches.resize(std::size_t(m_switchIndex));
-    m_switches.push_back({before, after});
+    m_switches.push_back({before, after, m_doc.model()->generation()});
     ++m_switchIndex;
     m_expectedAblated = after;
 }
@@ -174,8 +174,11 @@ std::vector<TestModelMonkey::Action> TestModelMonkey::actions()
             QTest::keyClick(m_window, Qt::Key_Z, Qt::ControlModifier);
         else
             undo->undo();
-        if (can && m_switchIndex > 0)
-            m_expectedAblated = model->withinModel(m_switches[std::size_t(--m_switchIndex)].before);
+        if (can && m_switchIndex > 0) {
+            const Switch &undone = m_switches[std::size_t(--m_switchIndex)];
+            if (undone.generation == model->generation())
+                m_expectedAblated = model->withinModel(undone.before);
+        }
         return QStringLiteral("undo%1%2 (now off: %3)").arg(key ? " (Ctrl+Z)" : "", can ? QString() : QStringLiteral(" (nothing to undo)"),
                                                           headsText(model->ablatedHeads()));
     });
@@ -189,8 +192,11 @@ std::vector<TestModelMonkey::Action> TestModelMonkey::actions()
             QTest::keyClick(m_window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
         else
             undo->redo();
-        if (can && m_switchIndex < int(m_switches.size()))
-            m_expectedAblated = model->withinModel(m_switches[std::size_t(m_switchIndex++)].after);
+        if (can && m_switchIndex < int(m_switches.size())) {
+            const Switch &redone = m_switches[std::size_t(m_switchIndex++)];
+            if (redone.generation == model->generation())
+                m_expectedAblated = model->withinModel(redone.after);
+        }
         return QStringLiteral("redo%1%2 (now off: %3)").arg(key ? " (Ctrl+Shift+Z)" : "", can ? QString() : QStringLiteral(" (nothing to redo)"),
                                                           headsText(model->ablatedHeads()));
     });

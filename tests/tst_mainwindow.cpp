@@ -323,6 +323,7 @@ private slots:
                       "embeddings": [[1, 2], [3]]})");
         file.close();
         f.doc.setQuery(3);
+        f.doc.setEmbeddingValue(0, 0, 0.75);
         const attn::Session before = f.doc.session();
         QSignalSpy errors(f.window.fileActions(), &FileActions::errorOccurred);
         QVERIFY(!f.window.fileActions()->openPath(path));

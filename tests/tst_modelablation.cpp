@@ -386,6 +386,7 @@ private slots:
             next->resize(320, 420);
             QVERIFY(next->grab().save(QString(shots).replace(QLatin1String(".png"), QLatin1String("-next.png"))));
         }
+        f.window.fileActions()->setInteractive(false, QMessageBox::Discard); // a head is still off: Close asks
         f.actions()->closeModel();
         QVERIFY(!toggle->isEnabled());
         QVERIFY(!f.actions()->rolloutDock()->isVisible());

@@ -51,7 +51,9 @@ private slots:
         Autosaver autosaver(&document, dir.path());
         QVERIFY(!autosaver.saveNow());
         QVERIFY(!QFile::exists(autosaver.recoveryPath()));
-        document.setQuery(2);
+        document.setQuery(2); // navigation, not a change
+        QVERIFY(!autosaver.saveNow());
+        document.setEmbeddingValue(1, 0, 0.25);
         QVERIFY(autosaver.saveNow());
         QVERIFY(QFile::exists(autosaver.recoveryPath()));
         QVERIFY(!autosaver.saveNow()); // nothing new since the last write

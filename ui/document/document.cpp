@@ -36,7 +36,7 @@ public:
         const auto *edit = static_cast<const SessionEdit *>(other);
         if (edit->m_mergeId != m_mergeId || m_mergeId < 0 || !m_delta.absorb(edit->m_delta))
             return false;
-        // Clicking back to where a run of query moves started leaves nothing to undo.
+        // A drag back to where it started leaves nothing to undo.
         setObsolete(m_delta.isEmpty());
         return true;
     }
@@ -209,11 +209,10 @@ void Document::setQuery(int query)
     }
     if (query < 0 || query >= m_session.tokenCount() || query == m_session.query)
         return;
-    attn::Session next = m_session;
-    next.query = query;
-    // A run of query moves is one undo step: clicking through the chips to
-    // read each word's row should not bury the edits in the history.
-    pushEdit(next, tr("Select query “%1”").arg(next.tokens[query]), kQueryMergeId);
+    // Reading each word's row is not an edit: leaving the session after it
+    // asks nothing, and undo takes back edits, not clicks.
+    m_session.query = query;
+    emit queryChanged(query);
 }
 
 void Document::setEmbeddingValue(int token, int dim, double value, int dragId)
@@ -301,6 +300,8 @@ void Document::resetSession(const attn::Session &session)
     m_undo.clear();
     applySession(session);
     m_undo.setClean();
+    m_selection.setHead(HeadRef()); // head 0, as a file opens (a session's file names no head)
+    emit replaced();
 }
 
 void Document::applySession(const attn::Session &session)
@@ -404,20 +405,30 @@ SnapshotPtr Document::computeSnapshot(const attn::Session &session, attn::Precis
 
 namespace {
 
-// One switch of heads on or off: the two sets, nothing of the session or the weights.
+// One switch of heads on or off: the two sets, nothing of the session or the
+// weights. It belongs to the model open when it was made: once that model is
+// closed (or another opened) it changes nothing.
 class AblationEdit : public QUndoCommand
 {
 public:
     AblationEdit(ModelDocument *model, std::set<attn::LayerHead> before, std::set<attn::LayerHead> after,
                  const QString &text)
-        : QUndoCommand(text), m_model(model), m_before(std::move(before)), m_after(std::move(after))
+        : QUndoCommand(text), m_model(model), m_generation(model->generation()), m_before(std::move(before)),
+          m_after(std::move(after))
     {
     }
-    void undo() override { m_model->setAblatedHeads(m_before); }
-    void redo() override { m_model->setAblatedHeads(m_after); }
+    void undo() override { apply(m_before); }
+    void redo() override { apply(m_after); }
 
 private:
+    void apply(const std::set<attn::LayerHead> &heads)
+    {
+        if (m_model->generation() == m_generation)
+            m_model->setAblatedHeads(heads);
+    }
+
     ModelDocument *m_model;
+    int m_generation;
     std::set<attn::LayerHead> m_before, m_after;
 };
 

@@ -95,10 +95,12 @@ public:
     // `originalPath` (empty when it had never been saved).
     void restoreRecovered(const attn::Session &session, const QString &originalPath);
 
+    // Choosing a query is navigation, like choosing a head or a layer: no
+    // undo step and no unsaved change (Save still writes it).
+    void setQuery(int query);
     // Every edit below is one undo step; a run of edits with the same merge
     // key (one slider drag) collapses into one.
     void setSentence(const QString &sentence);
-    void setQuery(int query);
     void setEmbeddingValue(int token, int dim, double value, int dragId = -1);
     void setDModel(int dModel);
     void setAttention(const attn::AttentionConfig &config);
@@ -128,7 +130,8 @@ public:
     static SnapshotPtr computeSnapshot(const attn::Session &session,
                                        attn::Precision precision = attn::Precision::Auto);
 
-    // Replaces the whole session and forgets the history (New, Open).
+    // Replaces the whole session and forgets the history (New, Open, an
+    // example): the views start afresh on head 0 (replaced() follows).
     void resetSession(const attn::Session &session);
 
     // Puts a session in place without an undo step; used by undo itself.
@@ -136,6 +139,9 @@ public:
 
 signals:
     void sessionChanged();        // tokens, embeddings or options changed
+    // Another document took this one's place (resetSession): what the views
+    // remember of the old one (the walkthrough's step, the zoom) goes.
+    void replaced();
     void queryChanged(int query); // only the query moved
     void resultChanged();         // a new snapshot is ready
     void filePathChanged(const QString &path);
@@ -146,8 +152,6 @@ signals:
     void notice(const QString &text);
 
 private:
-    // Merge id of query moves (slider drags use their own small ids).
-    static constexpr int kQueryMergeId = 1 << 30;
     void pushEdit(const attn::Session &after, const QString &text, int mergeId = -1);
     // True when the snapshot was computed at once; false when a worker will
     // deliver it (resultChanged follows then).

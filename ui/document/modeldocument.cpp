@@ -63,7 +63,7 @@ ModelDocument::~ModelDocument()
     m_openWatcher->waitForFinished();
 }
 
-void ModelDocument::open(const QString &path)
+void ModelDocument::open(const QString &path, const QString &name)
 {
     if (m_opening) {
         emit notice(tr("A model is already being opened"));
@@ -72,6 +72,7 @@ void ModelDocument::open(const QString &path)
     m_opening = true;
     emit busyChanged(true);
     m_pendingFolder = path;
+    m_pendingName = name;
     m_openWatcher->setFuture(QtConcurrent::run([path] {
         auto loaded = std::make_shared<Loaded>();
         const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(path, &loaded->error);
@@ -110,9 +111,11 @@ void ModelDocument::onOpenFinished()
     m_model = loaded->model;
     m_tokenizer = loaded->tokenizer;
     m_folder = m_pendingFolder;
-    m_name = displayName(m_folder);
+    m_name = m_pendingName.isEmpty() ? displayName(m_folder) : m_pendingName;
     m_identity = loaded->identity;
     m_restoreQuery = -1;
+    m_query = 0; // the model before's query is not this one's (a session restores its own)
+    ++m_generation;
     m_trace.reset();
     m_rollout.reset();
     m_before.reset();
@@ -203,6 +206,8 @@ void ModelDocument::close()
     m_folder.clear();
     m_identity.clear();
     m_restoreQuery = -1;
+    m_query = 0;
+    ++m_generation;
     m_snapshot = std::make_shared<AttentionSnapshot>();
     // The kept memory of its results goes back to the system, once they are freed.
     QThreadPool::globalInstance()->start([] { attn::releaseFreedMemory(); });

@@ -30,6 +30,9 @@ public:
     ~ModelDocument() override;
 
     bool isOpen() const { return bool(m_model); }
+    // Counts openings and closings: an undo step of one model's switched-off
+    // heads leaves the next model alone.
+    int generation() const { return m_generation; }
     // Whether a folder is being opened or a text computed.
     bool isOpening() const { return m_opening; }
     bool isComputing() const;
@@ -42,8 +45,10 @@ public:
     // Opens the model folder (plain, Hugging Face cache entry or snapshot) on
     // a worker thread. On success the model replaces the open one and the
     // current text is computed with it (opened(), then resultChanged()); on
-    // failure openFailed() gives one line and nothing changes.
-    void open(const QString &path);
+    // failure openFailed() gives one line and nothing changes. `name` is what
+    // name() gives (the window's title, the status bar), the folder's own
+    // name when empty.
+    void open(const QString &path, const QString &name = QString());
     void close();
 
     // Opens `folder` (the reference's path, or where the user found it) as
@@ -159,7 +164,7 @@ private:
 
     attn::SharedModelParameters m_model;
     attn::TokenizerPtr m_tokenizer;
-    QString m_name, m_folder, m_pendingFolder, m_text, m_identity;
+    QString m_name, m_folder, m_pendingFolder, m_pendingName, m_text, m_identity;
     std::optional<attn::ModelReference> m_restore; // applied when the open ends
     int m_restoreQuery = -1;                       // applied when the first run ends
     std::vector<attn::ModelToken> m_tokens;
@@ -179,6 +184,7 @@ private:
     ComputeScheduler *m_scheduler;
     int m_snapshotLayer = 0; // the layer m_snapshot shows
     int m_query = 0;
+    int m_generation = 0;
 
     QFutureWatcher<std::shared_ptr<Loaded>> *m_openWatcher;
     bool m_opening = false;

@@ -3,9 +3,9 @@
 // scores, and the colour map. The one owner of that state; the views follow
 // its signals and ask it for changes, so two views can never disagree.
 //
-// The query belongs to the session (it is saved and undoable): the document
-// pushes it here with followQuery(), and views that pick a query ask the
-// document. Layer and head are clamped to the shape set with setShape().
+// The query belongs to the session (a file saves it; choosing one is not an
+// edit): the document pushes it here with followQuery(), and views that pick
+// a query ask the document. Layer and head are clamped to the shape set with setShape().
 
 #include "colormap.h"
 #include "headref.h"

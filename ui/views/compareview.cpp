@@ -186,7 +186,11 @@ void CompareView::refreshDimensions()
     ModelDocument *doc = m_comparison->document();
     const attn::SharedModelParameters model = doc->model();
     const int position = m_position->currentIndex();
-    const bool valid = model && position >= 0 && position < int(doc->tokens().size());
+    // A text the model cannot read keeps its tokens (with the reason shown):
+    // an id past the model's vocabulary has no embedding to read.
+    const bool valid = model && position >= 0 && position < int(doc->tokens().size())
+        && doc->tokens()[std::size_t(position)].id >= 0
+        && doc->tokens()[std::size_t(position)].id < model->tokenEmbedding.rows();
     for (int i = 0; i < kEditedDims; ++i) {
         const bool exists = valid && i < model->config.dModel;
         m_dims[std::size_t(i)]->setVisible(exists);

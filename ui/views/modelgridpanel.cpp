@@ -100,7 +100,7 @@ void ModelGridPanel::setTokens(const QStringList &tokens)
         const QSignalBlocker block(m_key);
         m_key->clear();
         m_key->addItems(items);
-        m_key->setCurrentIndex(std::clamp(keep, 0, int(items.size()) - 1));
+        m_key->setCurrentIndex(items.isEmpty() ? -1 : std::clamp(keep, 0, int(items.size()) - 1));
     }
     onChoice();
 }
@@ -116,6 +116,17 @@ void ModelGridPanel::showChosenKey(int key)
         const QSignalBlocker blockKey(m_key), blockScore(m_score);
         m_key->setCurrentIndex(key);
         m_score->setCurrentIndex(m_score->findData(kChosenKeyChoice));
+    }
+    onChoice();
+}
+
+void ModelGridPanel::reset()
+{
+    {
+        const QSignalBlocker blockKey(m_key), blockScore(m_score), blockSort(m_sort);
+        m_score->setCurrentIndex(0);
+        m_key->setCurrentIndex(m_key->count() > 0 ? 0 : -1);
+        m_sort->setChecked(false);
     }
     onChoice();
 }

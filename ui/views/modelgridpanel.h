@@ -41,6 +41,8 @@ public:
     int chosenKey() const;
     // Shows that score, to token `key`.
     void showChosenKey(int key);
+    // Back to attention only, unsorted: how a newly opened model starts.
+    void reset();
 
 signals:
     void chosenKeyChanged(); // what chosenKey() gives has changed: the scores need it again

@@ -3,6 +3,7 @@
 #include "document.h"
 #include "examples.h"
 #include "menumnemonics.h"
+#include "modeldocument.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -28,6 +29,8 @@ FileActions::FileActions(Document *document, QMainWindow *window)
 {
     connect(document, &Document::filePathChanged, this, &FileActions::updateTitle);
     connect(document, &Document::modifiedChanged, this, &FileActions::updateTitle);
+    connect(document->model(), &ModelDocument::opened, this, &FileActions::updateTitle);
+    connect(document->model(), &ModelDocument::closed, this, &FileActions::updateTitle);
     updateTitle();
 }
 
@@ -142,12 +145,11 @@ bool FileActions::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    if (!m_interactive)
-        return false;
-    const auto answer = QMessageBox::warning(
-        m_window, tr("Unsaved changes"),
-        tr("The session has changes that are not saved. Save them first?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    const auto answer = !m_interactive ? m_unsavedAnswer
+                                       : QMessageBox::warning(m_window, tr("Unsaved changes"),
+                                                              tr("The session has changes that are not saved. Save them first?"),
+                                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                                              QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -199,7 +201,10 @@ void FileActions::updateTitle()
     const QString path = m_document->filePath();
     const QString name = path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
     m_window->setWindowFilePath(path);
-    m_window->setWindowTitle(tr("%1[*] — Attention Explorer").arg(name));
+    // The model first: it is what the views show, and what a task bar has room for.
+    const ModelDocument *model = m_document->model();
+    m_window->setWindowTitle(model->isOpen() ? tr("%1 · %2[*] — Attention Explorer").arg(model->name(), name)
+                                             : tr("%1[*] — Attention Explorer").arg(name));
     m_window->setWindowModified(m_document->isModified());
 }
 

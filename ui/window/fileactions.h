@@ -2,6 +2,7 @@
 // File › New, Open, Open Recent, Save, Save As; the window title; asking
 // before unsaved changes are thrown away; opening dropped files.
 
+#include <QMessageBox>
 #include <QObject>
 #include <QStringList>
 
@@ -32,13 +33,22 @@ public:
     bool openPath(const QString &path);
     bool saveTo(const QString &path);
 
-    // Asks what to do with unsaved changes; false means "cancel".
+    // Asks what to do with unsaved changes; false means "cancel". Everything
+    // that would throw away unsaved work asks first, and nothing else: New,
+    // Open, Open Recent, a dropped file, every example, Quit; and, when heads
+    // of the open model are switched off since the last save, opening another
+    // model or closing it. Choosing a query, head or layer is not a change.
     bool maybeSave();
 
     QStringList recentFiles() const;
-    // Off in tests: errors are only signalled, and unsaved changes are kept
-    // (maybeSave() answers "cancel") instead of asking in a dialog.
-    void setInteractive(bool interactive) { m_interactive = interactive; }
+    // Off in tests: errors are only signalled, and maybeSave() takes
+    // `unsavedAnswer` (Cancel: the changes are kept; or Discard) instead of
+    // asking in a dialog.
+    void setInteractive(bool interactive, QMessageBox::StandardButton unsavedAnswer = QMessageBox::Cancel)
+    {
+        m_interactive = interactive;
+        m_unsavedAnswer = unsavedAnswer;
+    }
     static constexpr int kMaxRecent = 8;
 
 signals:
@@ -60,4 +70,5 @@ private:
     QMainWindow *m_window;
     QMenu *m_recentMenu = nullptr;
     bool m_interactive = true;
+    QMessageBox::StandardButton m_unsavedAnswer = QMessageBox::Cancel;
 };

@@ -279,6 +279,11 @@ void MainWindow::connectDocument()
         }
     });
     connect(m_document, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
+    // A new document opens at its start, whatever the one before had on screen.
+    connect(m_document, &Document::replaced, this, [this] {
+        m_walkthrough->setCurrentStep(0);
+        m_heatmap->fitToView();
+    });
     // The document says when; the selection says which query (the session's or the model's).
     connect(m_document, &Document::queryChanged, this, [this] { onQueryChanged(m_document->selection()->query()); });
     ViewSelection *selection = m_document->selection();

@@ -25,14 +25,19 @@
 void MainWindow::addTrainedExample(QMenu *examples, attn::ShippedLesson lesson, const QString &title,
                                    const QString &objectName, const QString &description)
 {
-    QAction *action = examples->addAction(title, this, [this, lesson] {
+    QAction *action = examples->addAction(title, this, [this, lesson, name = QString(title).remove(QLatin1Char('&'))] {
+        // A lesson is a new document, as every example is: it asks about
+        // unsaved work, and opens as it says whatever was open before.
+        if (!m_fileActions->maybeSave())
+            return;
         QString error;
         const std::optional<attn::ShippedModel> shipped = attn::shippedModel(lesson, &error);
         if (!shipped) {
             statusBar()->showMessage(tr("Cannot open the trained example: %1").arg(error), 15000);
             return;
         }
-        m_modelActions->openLesson(shipped->folder, shipped->exampleText, shipped->exampleQuery, shipped->exampleKey);
+        m_document->newSession();
+        m_modelActions->openLesson(shipped->folder, shipped->exampleText, shipped->exampleQuery, shipped->exampleKey, name);
     });
     action->setObjectName(objectName);
     action->setStatusTip(description);

@@ -5,6 +5,7 @@
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "dockreach.h"
+#include "fileactions.h"
 #include "embeddingeditor.h"
 #include "io/huggingfacecache.h"
 #include "mainwindow.h"
@@ -59,6 +60,7 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     connect(m_model, &ModelDocument::headChanged, this, [this](int head) { m_grid->setSelected(m_model->layer(), head); });
     // The tile picks layer and head at once: one change of the selection.
     connect(m_model, &ModelDocument::openFailed, this, [this](const QString &message) {
+        m_lessonStart.reset();
         m_lastError = tr("Cannot open the model: %1").arg(message);
         m_window->statusBar()->showMessage(m_lastError, MainWindow::kErrorShownMs);
         emit errorOccurred(m_lastError);
@@ -201,25 +203,41 @@ void ModelActions::openFolder(const QString &path)
     openFolderOn(path, m_window->sentenceEdit()->text());
 }
 
-void ModelActions::openLesson(const QString &path, const QString &text, int query, int key)
+void ModelActions::openLesson(const QString &path, const QString &text, int query, int key, const QString &name)
 {
-    openFolderOn(path, text);
-    m_lessonStart = {query, key};
+    openFolderOn(path, text, name);
+    if (m_model->isOpening())
+        m_lessonStart = {query, key};
 }
 
-void ModelActions::openFolderOn(const QString &path, const QString &text)
+bool ModelActions::mayLeaveModel()
 {
+    // Only the switched-off heads go with the model; the hand-made session stays underneath.
+    if (!m_model->isOpen() || m_model->ablatedHeads().empty())
+        return true;
+    return m_window->fileActions()->maybeSave();
+}
+
+void ModelActions::openFolderOn(const QString &path, const QString &text, const QString &name)
+{
+    if (!mayLeaveModel())
+        return;
     m_lessonStart.reset();
+    m_lessonOpened = false;
     // Only a new text: running the open model again on its own text is wasted,
     // and its notices (a text cut to the model's positions) took the status
     // bar from the message of a folder that failed to open.
     if (text != m_model->text())
         m_model->setText(text);
     m_window->statusBar()->showMessage(tr("Opening %1…").arg(path));
-    m_model->open(path);
+    m_model->open(path, name);
 }
 
-void ModelActions::closeModel() { m_model->close(); }
+void ModelActions::closeModel()
+{
+    if (mayLeaveModel())
+        m_model->close();
+}
 
 bool ModelActions::applyToWindow()
 {
@@ -260,6 +278,8 @@ void ModelActions::onOpened()
     }
     m_grid->setLevels(nullptr);
     m_grid->setSwitchedOff(m_model->ablatedHeads());
+    m_gridPanel->reset(); // the model before's score and token are not this one's
+    m_lessonOpened = m_lessonStart.has_value();
     applyToWindow();
     // A session restores its text, layer and head; Open Model starts on head 0 of layer 0.
     if (m_window->sentenceEdit()->text() != m_model->text())
@@ -328,7 +348,7 @@ void ModelActions::onResult()
         updateRollout();
     }
     updateGuesses();
-    if (m_lessonStart && m_model->trace()) {
+    if (m_lessonStart && m_lessonOpened && m_model->trace()) {
         const auto [query, key] = *std::exchange(m_lessonStart, std::nullopt);
         m_model->setQuery(query); // ignored when -1
         if (key >= 0)

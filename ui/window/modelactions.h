@@ -42,13 +42,17 @@ public:
     void rebuildModelsMenu();
 
     // Opens a model folder (asynchronously; modelOpened or an error follows)
-    // on what the sentence field shows, or on `text`.
+    // on what the sentence field shows, or on `text`. It starts as a file
+    // names nothing: layer 0, head 0, query 0, no head switched off, the grid
+    // showing attention only. Heads switched off in the model open before and
+    // not saved are unsaved work: the window asks first (FileActions::maybeSave).
     void openFolder(const QString &path);
-    void openFolderOn(const QString &path, const QString &text);
-    // As openFolderOn, then once the text is computed: the query on token
-    // `query` and the grid's score "From the query to a token" at `key`.
-    void openLesson(const QString &path, const QString &text, int query, int key);
-    void closeModel();
+    void openFolderOn(const QString &path, const QString &text, const QString &name = QString());
+    // As openFolderOn, then once this model's text is computed: the query on
+    // token `query` and the grid's score "From the query to a token" at `key`.
+    // `name` names the model in the window's title ("Trained Model: Pronouns").
+    void openLesson(const QString &path, const QString &text, int query, int key, const QString &name);
+    void closeModel(); // asks first, as openFolderOn does
     // While a model is open, shows its tokens and heads in the window's
     // chips and head box and returns true: the session's must not replace them.
     bool applyToWindow();
@@ -84,12 +88,15 @@ private:
     void updateRollout();
     void updateGridScores();
     void popupHeadMenu(const HeadRef &head, const QPoint &globalPos);
+    // False when the user keeps the open model (unsaved switched-off heads, "Cancel").
+    bool mayLeaveModel();
 
     Document *m_document;
     ModelDocument *m_model;
     MainWindow *m_window;
     ModelGridPanel *m_gridPanel = nullptr; // the grid and its score controls, in the heads dock
     std::optional<std::pair<int, int>> m_lessonStart; // query and key openLesson() applies to the first result
+    bool m_lessonOpened = false; // its model is open: results are the lesson's own, not the model's before
     ModelGridView *m_grid = nullptr;
     NextTokenView *m_next = nullptr;
     QDockWidget *m_nextDock = nullptr;
