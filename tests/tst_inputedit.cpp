@@ -86,6 +86,16 @@ private slots:
         QVERIFY(edited.hidden[0].row(4) != plain.hidden[0].row(4));
     }
 
+    void tokenEmbeddingNorm()
+    {
+        // From tests/data/models/embedding_norms.py (wte read from the file with Python's struct).
+        QCOMPARE(qRound64(attn::tokenEmbeddingNorm(*m_gpt2, 0).value() * 1e6), qint64(2522584));
+        QCOMPARE(qRound64(attn::tokenEmbeddingNorm(*m_gpt2, 3).value() * 1e6), qint64(1485450));
+        QCOMPARE(qRound64(attn::tokenEmbeddingNorm(*m_gpt2, 28).value() * 1e6), qint64(1314413));
+        QVERIFY(!attn::tokenEmbeddingNorm(*m_gpt2, 29).has_value()); // 29 rows
+        QVERIFY(!attn::tokenEmbeddingNorm(*m_gpt2, -1).has_value());
+    }
+
     void movingAllTheWayIsReplacing()
     {
         std::vector<int> ids = fixtures::ids(edits("gpt2_moved").value(QLatin1String("token_ids")));

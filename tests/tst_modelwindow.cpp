@@ -88,10 +88,19 @@ private slots:
         QCOMPARE(f.doc.tokenCount(), 7);
         QCOMPARE(f.doc.headCount(), 3);
 
-        // Hand-made controls are off, with the reason.
+        // Hand-made controls are off, with the reason. The Embedding dock shows
+        // the query's own token, not the hand-made session's (norms from
+        // tests/data/models/embedding_norms.py), and says why it cannot edit it.
         QVERIFY(!f.window.options()->isEnabled());
-        QVERIFY(!f.window.editor()->isEnabled());
-        QVERIFY(f.window.editor()->toolTip().contains(QStringLiteral("model")));
+        QVERIFY(f.window.editor()->showsModelToken());
+        QVERIFY(!f.window.editor()->spinBox(0)->isVisible());
+        QCOMPARE(f.window.editor()->modelTokenText().section(QLatin1Char('\n'), 0, 1),
+                 QStringLiteral("Token 0 \u201cthe\u201d · id 3\nEmbedding: 12 numbers, length 1.4855"));
+        QVERIFY(f.window.editor()->modelTokenText().contains(QStringLiteral("cannot be edited here")));
+        f.model()->setQuery(3);
+        QCOMPARE(f.window.editor()->modelTokenText().section(QLatin1Char('\n'), 0, 1),
+                 QStringLiteral("Token 3 \u201c<|endoftext|>\u201d · id 28\nEmbedding: 12 numbers, length 1.3144"));
+        f.model()->setQuery(0);
         QVERIFY(f.actions()->layerBox()->isVisible());
         QCOMPARE(f.actions()->layerBox()->count(), 2);
         QCOMPARE(f.actions()->layerBox()->itemText(1), QStringLiteral("1 of 2"));
@@ -353,7 +362,8 @@ private slots:
         QVERIFY(f.window.chips()->toolTips().isEmpty());
         QVERIFY(f.window.options()->isEnabled());
         QVERIFY(f.window.editor()->isEnabled());
-        QVERIFY(f.window.editor()->toolTip().isEmpty());
+        QVERIFY(!f.window.editor()->showsModelToken());
+        QVERIFY(f.window.editor()->spinBox(0)->isVisible());
         QVERIFY(!f.actions()->layerBox()->isVisible());
         QTRY_VERIFY(f.window.headsGrid()->isVisible());
         QVERIFY(!f.actions()->grid()->isVisible());

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <algorithm>
+#include <cmath>
 
 namespace attn {
 namespace {
@@ -34,6 +35,16 @@ RowVector<float> deltaSettingFirstDims(const ModelParameters &model, int token, 
     for (int i = 0; i < int(values.size()); ++i)
         delta[i] = values[std::size_t(i)] - model.tokenEmbedding(token, i);
     return delta;
+}
+
+std::optional<double> tokenEmbeddingNorm(const ModelParameters &model, int token)
+{
+    if (token < 0 || token >= model.tokenEmbedding.rows())
+        return std::nullopt;
+    double sum = 0;
+    for (Eigen::Index i = 0; i < model.tokenEmbedding.cols(); ++i)
+        sum += double(model.tokenEmbedding(token, i)) * double(model.tokenEmbedding(token, i));
+    return std::sqrt(sum);
 }
 
 RowVector<float> positionDelta(const std::vector<EmbeddingEdit> &edits, int position, int dModel)

@@ -7,6 +7,7 @@
 
 #include "model/forward.h"
 
+#include <optional>
 #include <vector>
 
 namespace attn {
@@ -20,6 +21,11 @@ RowVector<float> deltaTowards(const ModelParameters &model, int from, int to, do
 // embedding to `values` and leaves the others. Throws ModelInputError for an
 // id outside the vocabulary or more values than d_model.
 RowVector<float> deltaSettingFirstDims(const ModelParameters &model, int token, const std::vector<float> &values);
+
+// The length (Euclidean norm, summed in double) of token `token`'s embedding
+// row as the model stores it, before any edit; nullopt for an id outside the
+// vocabulary. What the window's Embedding panel says of a model's token.
+std::optional<double> tokenEmbeddingNorm(const ModelParameters &model, int token);
 
 // The summed delta the edits give `position` (zeros when none edits it).
 RowVector<float> positionDelta(const std::vector<EmbeddingEdit> &edits, int position, int dModel);

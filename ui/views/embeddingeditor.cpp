@@ -67,10 +67,21 @@ EmbeddingEditor::EmbeddingEditor(QWidget *parent) : QWidget(parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
 
+    m_editing = new QWidget;
+    auto *editing = new QVBoxLayout(m_editing);
+    editing->setContentsMargins(0, 0, 0, 0);
+    editing->addLayout(form);
+    editing->addWidget(m_note);
+    editing->addWidget(scroll, 1);
+    m_modelToken = new QLabel;
+    m_modelToken->setWordWrap(true);
+    m_modelToken->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_modelToken->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_modelToken->setAccessibleName(tr("The model's token"));
+    m_modelToken->hide();
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_note);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_editing, 1);
+    layout->addWidget(m_modelToken, 1);
 
     connect(m_tokenBox, qOverload<int>(&QComboBox::activated), this, [this](int index) {
         m_followBox->setChecked(false);
@@ -118,6 +129,32 @@ void EmbeddingEditor::setEmbeddings(const QStringList &tokens, const Eigen::Matr
     m_updating = false;
     refreshValues();
 }
+
+void EmbeddingEditor::showModelToken(const ModelTokenInfo &token)
+{
+    const QString norm = token.norm ? attn::formatFixed(*token.norm, attn::kShownDecimals) : tr("unknown");
+    m_modelToken->setText(tr("Token %1 \u201c%2\u201d · id %3\nEmbedding: %4 numbers, length %5\n\n"
+                             "A model's embeddings are part of its trained weights, so they cannot be edited "
+                             "here (File › Close Model goes back to the hand-made session).")
+                              .arg(token.position)
+                              .arg(token.text)
+                              .arg(token.id)
+                              .arg(token.dModel)
+                              .arg(norm));
+    m_editing->hide();
+    m_modelToken->show();
+}
+
+void EmbeddingEditor::showSessionTokens()
+{
+    m_modelToken->hide();
+    m_modelToken->clear();
+    m_editing->show();
+}
+
+bool EmbeddingEditor::showsModelToken() const { return !m_modelToken->isHidden(); }
+
+QString EmbeddingEditor::modelTokenText() const { return m_modelToken->text(); }
 
 void EmbeddingEditor::setQuery(int query)
 {

@@ -1,10 +1,13 @@
 #pragma once
-// Sliders with exact number boxes for every dimension of one token's embedding.
+// Sliders with exact number boxes for every dimension of one token's embedding;
+// while a model is open, what the model's query token is (its embedding
+// comes from the model's weights: nothing here edits it).
 
 #include "snapshot.h"
 
 #include <QStringList>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -14,6 +17,16 @@ class QLabel;
 class QSlider;
 class QSpinBox;
 class QVBoxLayout;
+
+// A model's token as the panel names it; the numbers come from the model (attn::tokenEmbeddingNorm).
+struct ModelTokenInfo
+{
+    int position = 0;
+    QString text;
+    int id = -1;
+    std::optional<double> norm; // of its embedding row; none for an id the model lacks
+    int dModel = 0;
+};
 
 class EmbeddingEditor : public QWidget
 {
@@ -30,6 +43,13 @@ public:
     void setEditedToken(int token);
     double sliderRange() const { return m_range; }
     void setSliderRange(double range);
+
+    // While a model is open: its token instead of the sliders, and why they are gone.
+    void showModelToken(const ModelTokenInfo &token);
+    // The hand-made session's sliders again (the model closed).
+    void showSessionTokens();
+    bool showsModelToken() const;
+    QString modelTokenText() const;
 
     // For tests: the controls of dimension `dim`.
     QSlider *slider(int dim) const;
@@ -76,6 +96,8 @@ private:
     QSpinBox *m_dModelBox;
     QDoubleSpinBox *m_rangeBox;
     QLabel *m_note;
+    QWidget *m_editing;    // everything that edits the session's embeddings
+    QLabel *m_modelToken;  // shown instead while a model is open
     QVBoxLayout *m_rowsLayout;
     std::vector<Row> m_rows;
 };

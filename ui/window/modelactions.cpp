@@ -8,6 +8,7 @@
 #include "fileactions.h"
 #include "embeddingeditor.h"
 #include "io/huggingfacecache.h"
+#include "model/inputedit.h"
 #include "mainwindow.h"
 #include "menumnemonics.h"
 #include "modeldocument.h"
@@ -47,6 +48,7 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
     connect(m_model, &ModelDocument::queryChanged, m_rollout, &RolloutView::setQuery);
     connect(m_model, &ModelDocument::queryChanged, this, &ModelActions::updateGridScores);
+    connect(m_model, &ModelDocument::queryChanged, this, &ModelActions::updateEmbeddingPanel);
     connect(m_gridPanel, &ModelGridPanel::chosenKeyChanged, this, &ModelActions::updateGridScores);
     connect(m_document->selection(), &ViewSelection::colorMapChanged, m_rollout, &RolloutView::setColorMap);
     // The grid numbers the average -1, as files do (modelgridview.h).
@@ -307,11 +309,15 @@ void ModelActions::setModelMode(bool on)
     const QString reason = on ? tr("Not used while a model is open: its embeddings and attention come from its weights "
                                    "(File › Close Model goes back)")
                               : QString();
-    for (QWidget *w : {static_cast<QWidget *>(m_window->options()), static_cast<QWidget *>(m_window->editor()),
-                       static_cast<QWidget *>(m_window->crossAttention())}) {
+    for (QWidget *w : {static_cast<QWidget *>(m_window->options()), static_cast<QWidget *>(m_window->crossAttention())}) {
         w->setEnabled(!on);
         w->setToolTip(reason);
     }
+    // The Embedding dock names the model's token and says why it cannot edit it.
+    if (on)
+        updateEmbeddingPanel();
+    else
+        m_window->editor()->showSessionTokens();
     m_layerLabel->setVisible(on);
     m_layerBox->setVisible(on);
     if (QDockWidget *heads = m_window->findChild<QDockWidget *>(QStringLiteral("heads"))) {
@@ -342,6 +348,7 @@ void ModelActions::onResult()
     if (!m_model->isOpen())
         return;
     applyToWindow();
+    updateEmbeddingPanel();
     if (m_model->gridLevels() != m_grid->levels()) {
         m_grid->setLevels(m_model->gridLevels(), m_model->gridTiles());
         updateGridScores();
@@ -365,6 +372,23 @@ void ModelActions::updateGridScores()
         scores = std::make_shared<const ModelDocument::HeadScoreTable>(
             attn::withChosenKey(*scores, *trace, attn::QueryKey{m_model->query(), key}));
     m_gridPanel->setHeadScores(scores);
+}
+
+void ModelActions::updateEmbeddingPanel()
+{
+    if (!m_model->isOpen())
+        return;
+    const std::vector<attn::ModelToken> &tokens = m_model->tokens();
+    const int query = m_model->query();
+    ModelTokenInfo info;
+    info.dModel = m_model->config()->dModel;
+    if (query >= 0 && query < int(tokens.size())) {
+        info.position = query;
+        info.text = tokens[std::size_t(query)].text;
+        info.id = tokens[std::size_t(query)].id;
+        info.norm = attn::tokenEmbeddingNorm(*m_model->model(), info.id);
+    }
+    m_window->editor()->showModelToken(info);
 }
 
 void ModelActions::onLayer(int layer)

@@ -87,6 +87,7 @@ private:
     void updateHeadBoxMarks();
     void updateRollout();
     void updateGridScores();
+    void updateEmbeddingPanel(); // the query's token of the model, in the Embedding dock
     void popupHeadMenu(const HeadRef &head, const QPoint &globalPos);
     // False when the user keeps the open model (unsaved switched-off heads, "Cancel").
     bool mayLeaveModel();
