@@ -171,6 +171,44 @@ private slots:
         QCOMPARE(f.window.heatmap()->zoom().factor, 1.0);
     }
 
+    void theWalkthroughKeepsItsPlaceByMeaning()
+    {
+        // Ticking the causal mask adds a step before "Weight the values": the
+        // reader stays on it (it was step 5 and becomes 6) and is told why the
+        // number moved; unticking it on the mask's own step moves on to the
+        // softmax, saying so.
+        LessonFixture f;
+        f.trigger("example-your-journey");
+        WalkthroughPanel *walk = f.window.walkthrough();
+        const auto stepOf = [walk](attn::WalkthroughStepKind kind) {
+            for (int i = 0; i < walk->stepCount(); ++i)
+                if (walk->steps()[std::size_t(i)].kind == kind)
+                    return i;
+            return -1;
+        };
+        walk->setCurrentStep(stepOf(attn::WalkthroughStepKind::WeightValues));
+        QCOMPARE(walk->titleText(), QStringLiteral("5. Weight the values"));
+        QVERIFY(walk->changeNote().isEmpty());
+        attn::AttentionConfig config = f.doc.session().attention;
+        config.causal = true;
+        f.doc.setAttention(config);
+        QCOMPARE(walk->titleText(), QStringLiteral("6. Weight the values"));
+        QCOMPARE(walk->changeNote(), QStringLiteral("The steps changed with the options: this is still \u201cWeight "
+                                                    "the values\u201d, now step 6 of 7."));
+        walk->setCurrentStep(stepOf(attn::WalkthroughStepKind::Mask));
+        QVERIFY(walk->changeNote().isEmpty()); // moving on clears it
+        config.causal = false;
+        f.doc.setAttention(config);
+        QCOMPARE(walk->titleText(), QStringLiteral("4. Softmax: scores become weights"));
+        QCOMPARE(walk->changeNote(), QStringLiteral("The steps changed with the options: \u201cMask the future\u201d "
+                                                    "is no longer one of them; this is the step that came after it."));
+        // Other numbers, the same steps: nothing to say.
+        walk->setCurrentStep(1);
+        f.doc.setEmbeddingValue(0, 0, 0.9);
+        QCOMPARE(walk->currentStep(), 1);
+        QVERIFY(walk->changeNote().isEmpty());
+    }
+
     void choosingAQueryIsNotAnEdit()
     {
         LessonFixture f;

@@ -21,6 +21,10 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
     m_title->setWordWrap(true);
+    m_changed = new QLabel;
+    m_changed->setWordWrap(true);
+    m_changed->setAccessibleName(tr("The steps changed"));
+    m_changed->hide();
     m_explanation = new QLabel;
     m_explanation->setWordWrap(true);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -47,6 +51,7 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_back);
     buttons->addWidget(m_next);
 
+    layout->addWidget(m_changed);
     layout->addWidget(m_title);
     layout->addWidget(m_explanation);
     layout->addWidget(scroll, 1);
@@ -82,6 +87,8 @@ void WalkthroughPanel::setHead(int head)
 void WalkthroughPanel::setCurrentStep(int step)
 {
     step = std::clamp(step, 0, std::max(stepCount() - 1, 0));
+    m_changed->hide(); // the user has moved on: the note has done its work
+    m_changed->clear();
     if (step == m_step)
         return;
     m_step = step;
@@ -104,6 +111,11 @@ QString WalkthroughPanel::formulaText() const
     return m_formulas->text();
 }
 
+QString WalkthroughPanel::changeNote() const
+{
+    return m_changed->isHidden() ? QString() : m_changed->text();
+}
+
 void WalkthroughPanel::rebuild()
 {
     // Behind another tab of a shown window: built when it comes up (the steps
@@ -113,14 +125,49 @@ void WalkthroughPanel::rebuild()
         return;
     }
     m_stale = false;
+    std::vector<attn::WalkthroughStepKind> before;
+    for (const attn::WalkthroughStep &s : m_steps)
+        before.push_back(s.kind);
+    const bool hadStep = m_step >= 0 && m_step < stepCount();
+    const attn::WalkthroughStepKind was = hadStep ? m_steps[std::size_t(m_step)].kind : attn::WalkthroughStepKind::PickQuery;
+    const QString wasTitle = hadStep ? m_steps[std::size_t(m_step)].title : QString();
     m_steps.clear();
     if (m_snapshot && m_snapshot->result)
         m_steps = attn::buildWalkthrough(m_snapshot->rowTokens, m_snapshot->columnTokens, *m_snapshot->result, m_query,
                                          m_head, {}, &m_snapshot->embeddings);
-    // Keep the learner on the same step while numbers change; a step that
-    // disappeared (the mask switched off) moves them to the last one.
+    // Keep the learner on the same step while numbers change.
+    if (hadStep && !m_steps.empty())
+        keepPlace(before, was, wasTitle);
     m_step = std::clamp(m_step, 0, std::max(stepCount() - 1, 0));
     showStep();
+}
+
+void WalkthroughPanel::keepPlace(const std::vector<attn::WalkthroughStepKind> &before,
+                                 attn::WalkthroughStepKind was, const QString &wasTitle)
+{
+    std::vector<attn::WalkthroughStepKind> now;
+    for (const attn::WalkthroughStep &s : m_steps)
+        now.push_back(s.kind);
+    if (now == before)
+        return;
+    // The steps come in the order of the computation, and so do the kinds:
+    // a step that went away (the mask switched off) gives way to the next.
+    const auto same = std::find(now.begin(), now.end(), was);
+    const auto next = std::find_if(now.begin(), now.end(), [was](attn::WalkthroughStepKind k) { return k > was; });
+    const int oldStep = m_step;
+    if (same != now.end()) {
+        m_step = int(same - now.begin());
+        if (m_step == oldStep)
+            return; // the same step under the same number: nothing moved for the reader
+        m_changed->setText(tr("The steps changed with the options: this is still \u201c%1\u201d, now step %2 of %3.")
+                               .arg(wasTitle).arg(m_step + 1).arg(stepCount()));
+    } else {
+        m_step = next != now.end() ? int(next - now.begin()) : stepCount() - 1;
+        m_changed->setText(tr("The steps changed with the options: \u201c%1\u201d is no longer one of them; this is "
+                              "the step that came after it.")
+                               .arg(wasTitle));
+    }
+    m_changed->show();
 }
 
 void WalkthroughPanel::showStep()

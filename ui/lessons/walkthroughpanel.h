@@ -1,7 +1,9 @@
 #pragma once
 // The guided walkthrough: one step of the computation at a time for the
 // current query and head, its formula filled in with the current numbers.
-// Fed through setters; it keeps its step when the numbers change.
+// Fed through setters; it keeps its step when the numbers change, and its
+// place by meaning when the steps themselves change (the causal mask adds
+// one), saying so.
 
 #include "snapshot.h"
 #include "walkthrough.h"
@@ -30,6 +32,8 @@ public:
     QString titleText() const;
     QString explanationText() const;
     QString formulaText() const;
+    // Why the step number moved under the user (empty when it did not).
+    QString changeNote() const;
     QPushButton *nextButton() const { return m_next; }
     QPushButton *backButton() const { return m_back; }
 
@@ -54,6 +58,10 @@ protected:
 private:
     void rebuild();
     void showStep();
+    // After the steps changed from `before`: the step of the same kind as
+    // `was`, else the one that follows where it stood; says so in the note.
+    void keepPlace(const std::vector<attn::WalkthroughStepKind> &before, attn::WalkthroughStepKind was,
+                   const QString &wasTitle);
 
     SnapshotPtr m_snapshot;
     int m_query = 0;
@@ -63,6 +71,7 @@ private:
     bool m_stale = false; // rebuild() waited until the panel is shown
 
     QLabel *m_indicator = nullptr;
+    QLabel *m_changed = nullptr; // "The steps changed …", until the user moves
     QLabel *m_title = nullptr;
     QLabel *m_explanation = nullptr;
     QLabel *m_formulas = nullptr;
