@@ -243,6 +243,9 @@ void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionRe
         texts << t.text;
     const bool shown = m_model && result;
     auto snapshot = modelLayerSnapshot(texts, shown ? std::move(result) : nullptr, m_model ? layer : -1);
+    for (const attn::LayerHead &off : m_traceAblated) // what the shown trace was computed with
+        if (off.layer == layer)
+            snapshot->switchedOffHeads.push_back(off.head);
     snapshot->milliseconds = m_runMilliseconds;
     m_snapshotLayer = layer;
     if (!m_runError.isEmpty())

@@ -25,6 +25,10 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     m_changed->setWordWrap(true);
     m_changed->setAccessibleName(tr("The steps changed"));
     m_changed->hide();
+    m_switchedOff = new QLabel;
+    m_switchedOff->setWordWrap(true);
+    m_switchedOff->setStyleSheet(QStringLiteral("font-weight: bold"));
+    m_switchedOff->hide();
     m_explanation = new QLabel;
     m_explanation->setWordWrap(true);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -51,6 +55,7 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_back);
     buttons->addWidget(m_next);
 
+    layout->addWidget(m_switchedOff);
     layout->addWidget(m_changed);
     layout->addWidget(m_title);
     layout->addWidget(m_explanation);
@@ -116,6 +121,11 @@ QString WalkthroughPanel::changeNote() const
     return m_changed->isHidden() ? QString() : m_changed->text();
 }
 
+QString WalkthroughPanel::switchedOffNote() const
+{
+    return m_switchedOff->isHidden() ? QString() : m_switchedOff->text();
+}
+
 void WalkthroughPanel::rebuild()
 {
     // Behind another tab of a shown window: built when it comes up (the steps
@@ -172,6 +182,12 @@ void WalkthroughPanel::keepPlace(const std::vector<attn::WalkthroughStepKind> &b
 
 void WalkthroughPanel::showStep()
 {
+    const bool off = m_snapshot && m_snapshot->isSwitchedOff(m_head);
+    m_switchedOff->setText(off ? tr("Head %1 is switched off: its output is zero. These are the weights it computes; "
+                                    "the layer adds none of its context.")
+                                     .arg(m_head)
+                               : QString());
+    m_switchedOff->setVisible(off);
     if (m_steps.empty()) {
         const QString why = m_snapshot && !m_snapshot->error.isEmpty() ? m_snapshot->error
                                                                         : tr("There is nothing to compute yet.");

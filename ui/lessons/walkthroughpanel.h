@@ -34,6 +34,8 @@ public:
     QString formulaText() const;
     // Why the step number moved under the user (empty when it did not).
     QString changeNote() const;
+    // Said above the steps while the head they walk through is switched off.
+    QString switchedOffNote() const;
     QPushButton *nextButton() const { return m_next; }
     QPushButton *backButton() const { return m_back; }
 
@@ -72,6 +74,7 @@ private:
 
     QLabel *m_indicator = nullptr;
     QLabel *m_changed = nullptr; // "The steps changed …", until the user moves
+    QLabel *m_switchedOff = nullptr; // the head shown is switched off
     QLabel *m_title = nullptr;
     QLabel *m_explanation = nullptr;
     QLabel *m_formulas = nullptr;

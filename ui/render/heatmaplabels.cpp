@@ -36,6 +36,8 @@ QString HeatmapPainter::title() const
             + (head ? tr("%1 (heads 0–%2)").arg(attn::headName(*head)).arg(heads - 1)
                          : tr("average of %1 heads").arg(heads));
     }
+    if (shownHeadSwitchedOff())
+        text += QStringLiteral(" · ") + tr("switched off");
     return text;
 }
 

@@ -213,6 +213,7 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
     }
     if (!m_compact)
         paintNumbers(p, l);
+    paintSwitchedOffVeil(p, l, palette);
     p.restore();
     if (!m_compact) {
         paintLabels(p, l, palette);

@@ -107,6 +107,10 @@ public:
     const QStringList &columnLabels() const { return m_columnLabels; }
     QColor colorFor(double value) const;
     QString title() const;
+    // Whether the head drawn was switched off (AttentionSnapshot::isSwitchedOff),
+    // and what the banner over its cells says then.
+    bool shownHeadSwitchedOff() const;
+    QString switchedOffText() const;
     QString colorBarTitle() const;
     // What the weights are called on the colour bar ("weights α" when empty),
     // for matrices that are not one head's weights (the rollout).
@@ -138,6 +142,7 @@ private:
     void paintCells(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintNumbers(QPainter &p, const HeatmapLayout &l) const;
+    void paintSwitchedOffVeil(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     QString formatTick(double value) const;

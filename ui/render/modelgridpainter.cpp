@@ -291,7 +291,7 @@ void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette)
 {
     p.save();
     QColor veil = palette.color(QPalette::Window);
-    veil.setAlpha(190);
+    veil.setAlpha(kSwitchedOffVeilAlpha);
     p.fillRect(tile, veil);
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(palette.color(QPalette::Text), std::clamp(tile.width() / 12, 1.5, 4.0), Qt::SolidLine, Qt::RoundCap));

@@ -94,6 +94,8 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
 
 // The mark of a switched-off head over its tile: a veil of the window colour and a cross.
 void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette);
+// The veil's opacity (of 255), here and over the main heatmap's cells.
+constexpr int kSwitchedOffVeilAlpha = 190;
 
 // The heads of a trace that add nothing to their layer's output (the whole
 // context is exactly zero): what --ablate switches off. The export reads the

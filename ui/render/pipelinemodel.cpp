@@ -24,6 +24,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     model.headCount = int(result->heads.size());
     model.head = std::clamp(head, 0, model.headCount - 1);
     const attn::HeadResult &h = result->heads[size_t(model.head)];
+    model.switchedOff = snapshot.isSwitchedOff(model.head);
     const int queries = int(h.weights.rows());
     const int keys = int(h.weights.cols());
     model.query = std::clamp(query, 0, queries - 1);

@@ -44,6 +44,7 @@ struct PipelineModel
     int hiddenMasked = 0;
     double hiddenWeight = 0.0; // the weights of the keys left out
     double weightSum = 0.0;    // the whole weights row, shown or not
+    bool switchedOff = false;  // the head was switched off: its context z is zero (AttentionSnapshot)
 
     bool isValid() const { return error.isEmpty(); }
 };

@@ -34,7 +34,7 @@ QString stepTitle(int step, const PipelineModel &model)
         return model.queryTitle.isEmpty() ? tr("query q") : model.queryTitle;
     case PipelineLayout::ScoresStep: return tr("scores ω = q·k");
     case PipelineLayout::WeightsStep: return tr("weights α = softmax");
-    default: return tr("context z = Σ α·v");
+    default: return PipelinePainter::contextTitle(model);
     }
 }
 
@@ -293,6 +293,13 @@ void PipelinePainter::paint(QPainter &painter, const QRectF &rect, const QPalett
     }
     painter.restore();
 }
+
+QString PipelinePainter::contextTitle(const PipelineModel &model)
+{
+    // As short as the usual title: the column is no wider for a switched-off head.
+    return model.switchedOff ? tr("switched off: z = 0") : tr("context z = Σ α·v");
+}
+
 
 void PipelinePainter::paintHeader(QPainter &painter, const PipelineModel &model, const PipelineLayout &L,
                                   const Ink &ink) const

@@ -60,6 +60,8 @@ public:
     QSizeF minimumSize() const;
 
     void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;
+    // The context column's title: "context z = Σ α·v", or "switched off: z = 0".
+    static QString contextTitle(const PipelineModel &model);
 
 private:
     struct Ink

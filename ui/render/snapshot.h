@@ -8,7 +8,9 @@
 #include <Eigen/Dense>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 struct AttentionSnapshot
 {
@@ -24,6 +26,14 @@ struct AttentionSnapshot
     // The model layer the result is (views name it); -1 for a hand-made
     // session, which has one layer and names none.
     int modelLayer = -1;
+    // The heads of this layer that were switched off when it was computed (a
+    // model's, contract section 6): their context is zero. Every view that
+    // shows one of them marks it.
+    std::vector<int> switchedOffHeads;
+    bool isSwitchedOff(int head) const
+    {
+        return std::find(switchedOffHeads.begin(), switchedOffHeads.end(), head) != switchedOffHeads.end();
+    }
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
