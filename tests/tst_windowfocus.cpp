@@ -11,6 +11,7 @@
 // closed, two typed letters landed in the hidden Source box, switched
 // cross-attention on and the heatmap became one column of 1.0000.
 
+#include "barcolumnsview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "examples.h"
@@ -150,6 +151,46 @@ private slots:
         f.raise("cross");
         QTest::keyClick(&f.window, Qt::Key_O, Qt::AltModifier);
         QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.crossAttention()->sourceEdit()));
+    }
+
+    void crossAttentionNumbersAreWhole_data()
+    {
+        QTest::addColumn<int>("width");
+        for (int w = 240; w <= 480; w += 20)
+            QTest::newRow(qPrintable(QString::number(w))) << w;
+    }
+
+    void crossAttentionNumbersAreWhole()
+    {
+        // The dock's two columns (self vs cross-attention) at any dock width:
+        // every number fits inside its column, bold included (the column cut
+        // "0.5980" to "0.598" in a narrow dock), and nothing spills past the edge.
+        QFETCH(int, width);
+        BarColumn self{QStringLiteral("Self-attention: \u201cjourney\u201d over its own sentence"),
+                       {QStringLiteral("Your"), QStringLiteral("journey"), QStringLiteral("starts")},
+                       {0.2470, 0.5980, 0.1550}, {}, 1, {}};
+        BarColumn cross{QStringLiteral("Cross-attention: \u201cjourney\u201d over the source"),
+                        {QStringLiteral("Ton"), QStringLiteral("voyage"), QStringLiteral("commence")},
+                        {0.5980, 0.1520, 0.2500}, {}, 0, {}};
+        BarColumnsView view;
+        view.setColumns({self, cross}, {QStringLiteral("vs")});
+        view.resize(width, 240);
+        QFont bold = view.font();
+        bold.setBold(true);
+        const QFontMetricsF normal(view.font()), boldMetrics(bold);
+        for (const BarColumn &column : {self, cross}) {
+            const QRectF rect(0, 0, (width - 16 - 64) / 2.0, 200); // a column's share (barcolumnsview.cpp)
+            const BarColumnLayout l = BarColumnsView::columnLayout(column, rect, normal, boldMetrics);
+            QVERIFY(l.numberWidth >= boldMetrics.horizontalAdvance(QStringLiteral("0.5980")));
+            QVERIFY2(l.numberLeft + l.numberWidth <= rect.right() + 0.01,
+                     qPrintable(QStringLiteral("%1 > %2").arg(l.numberLeft + l.numberWidth).arg(rect.right())));
+            QVERIFY(l.barWidth >= 0 && l.labelWidth >= 0 && l.barLeft >= l.labelWidth);
+        }
+        const QImage image = view.grab().toImage();
+        const QColor base = view.palette().color(QPalette::Base);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = image.width() - 6; x < image.width(); ++x)
+                QVERIFY2(image.pixelColor(x, y) == base, qPrintable(QStringLiteral("ink at (%1, %2)").arg(x).arg(y)));
     }
 
     void crossAttentionSaysSoWhicheverTabIsRaised()

@@ -92,6 +92,27 @@ void BarColumnsView::paint(QPainter &painter, const QRectF &rect, const QPalette
     }
 }
 
+BarColumnLayout BarColumnsView::columnLayout(const BarColumn &column, const QRectF &rect, const QFontMetricsF &normal,
+                                            const QFontMetricsF &bold)
+{
+    constexpr double kGap = 6, kMinBar = 24;
+    BarColumnLayout L;
+    // Wide enough for any value in bold (the highlighted row) and for "masked":
+    // a number cut at the column's edge ("0.598") reads as another number.
+    L.numberWidth = std::max({bold.horizontalAdvance(QStringLiteral("−0.0000")),
+                              normal.horizontalAdvance(tr("masked")), bold.horizontalAdvance(QStringLiteral("0.0000"))})
+        + 2;
+    double widest = 0.0;
+    for (const QString &label : column.labels)
+        widest = std::max(widest, bold.horizontalAdvance(label) + 2);
+    const double room = std::max(0.0, rect.width() - L.numberWidth - 2 * kGap);
+    L.labelWidth = std::min({widest, rect.width() * 0.4, std::max(0.0, room - kMinBar)});
+    L.barLeft = rect.left() + L.labelWidth + kGap;
+    L.barWidth = std::max(0.0, room - L.labelWidth);
+    L.numberLeft = L.barLeft + L.barWidth + kGap;
+    return L;
+}
+
 void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, const QRectF &rect, double titleHeight,
                                  const QPalette &palette) const
 {
@@ -117,13 +138,8 @@ void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, con
     if (maxAbs == 0.0)
         maxAbs = 1.0;
     const QFontMetricsF boldMetrics(bold);
-    double widest = 0.0;
-    for (const QString &label : column.labels)
-        widest = std::max(widest, boldMetrics.horizontalAdvance(label) + 2);
-    const double labelWidth = std::min(rect.width() * 0.4, widest);
-    const double numberWidth = fm.horizontalAdvance(QStringLiteral("−0.0000")) + 4;
-    const double barLeft = rect.left() + labelWidth + 6;
-    const double barWidth = std::max(10.0, rect.width() - labelWidth - numberWidth - 12);
+    const BarColumnLayout L = columnLayout(column, rect, fm, boldMetrics);
+    const double labelWidth = L.labelWidth, barLeft = L.barLeft, barWidth = L.barWidth;
     // Signed values grow both ways from a centre line; weights from the left.
     const double zeroX = negative ? barLeft + barWidth / 2 : barLeft;
     const double scale = (negative ? barWidth / 2 : barWidth) / maxAbs;
@@ -158,8 +174,7 @@ void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, con
             // Fixed decimals, so the numbers of a column line up.
             number = QString::number(v, 'f', 4).replace(QLatin1Char('-'), QChar(0x2212));
         }
-        painter.drawText(QRectF(barLeft + barWidth + 6, y, numberWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         number);
+        painter.drawText(QRectF(L.numberLeft, y, L.numberWidth, line), Qt::AlignLeft | Qt::AlignVCenter, number);
     }
     if (negative) {
         painter.setPen(QPen(faintTextColor(palette), 1.0));

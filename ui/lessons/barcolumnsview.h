@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <vector>
 
+class QFontMetricsF;
 class QPainter;
 
 struct BarColumn
@@ -20,6 +21,16 @@ struct BarColumn
     std::vector<bool> masked; // empty, or one per value: drawn as "masked", no bar
     int highlight = -1;       // a row drawn in bold (the query's own token, the largest weight)
     QString footer;           // one line under the bars
+};
+
+// Where a column's rows go across its width: labels, then bars, then numbers.
+// The numbers always fit whole (the bold row's too); labels give way first
+// (elided), then bars.
+struct BarColumnLayout
+{
+    double labelWidth = 0;
+    double barLeft = 0, barWidth = 0;
+    double numberLeft = 0, numberWidth = 0;
 };
 
 class BarColumnsView : public QWidget
@@ -37,6 +48,9 @@ public:
     QString message() const { return m_message; }
 
     void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;
+    // The layout of `column` in `rect`, for painting and for tests.
+    static BarColumnLayout columnLayout(const BarColumn &column, const QRectF &rect, const QFontMetricsF &normal,
+                                        const QFontMetricsF &bold);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return {240, 120}; }
