@@ -5,6 +5,7 @@
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "examples.h"
+#include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
@@ -23,6 +24,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPalette>
 #include <QSettings>
@@ -261,19 +263,35 @@ int main(int argc, char **argv)
         }
     }
     {
-        // Examples › Trained Model: Pronouns: "it" as the query, the grid
-        // showing each head's weight from "it" to "box"; then layer 0's heads
-        // switched off and the guess gone.
+        // Examples › Trained Model: Pronouns, opened after the Induction lesson
+        // was left with its "Induction" score sorted and a head switched off
+        // (discarded when asked): "it" as the query, the grid showing each
+        // head's weight from "it" to "box"; then layer 0's heads switched off,
+        // the heatmap's head marked and the guess gone.
         Document doc;
         MainWindow window(&doc);
         window.resize(window.firstSize());
         window.show();
-        if (auto *action = window.findChild<QAction *>(QStringLiteral("example-trained-pronoun")))
-            action->trigger();
+        window.fileActions()->setInteractive(false, QMessageBox::Discard);
         ModelDocument *model = doc.model();
         ModelGridPanel *panel = window.modelActions()->gridPanel();
+        if (auto *action = window.findChild<QAction *>(QStringLiteral("example-trained-induction")))
+            action->trigger();
+        if (QTest::qWaitFor([&] { return model->isOpen() && model->trace() && !model->isComputing(); }, 30000)) {
+            panel->scoreBox()->setCurrentIndex(panel->scoreBox()->findText(QStringLiteral("Induction")));
+            panel->sortBox()->setChecked(true);
+            doc.setAblatedHeads({attn::LayerHead{1, 0}}, QStringLiteral("switch off"));
+            if (!QTest::qWaitFor([&] { return !model->isComputing(); }, 30000))
+                return 1;
+        }
+        if (auto *action = window.findChild<QAction *>(QStringLiteral("example-trained-pronoun")))
+            action->trigger();
         const bool ready = QTest::qWaitFor(
-            [&] { return model->isOpen() && model->trace() && !model->isComputing() && panel->chosenKey() >= 0; }, 30000);
+            [&] {
+                return model->isOpen() && model->name() == QStringLiteral("Trained Model: Pronouns") && model->trace()
+                    && !model->isComputing() && panel->chosenKey() >= 0;
+            },
+            30000);
         if (ready) {
             raiseDock(window, panel);
             shoot(window, out.filePath(QStringLiteral("window-pronoun-lesson.png")));
