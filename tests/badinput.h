@@ -37,7 +37,8 @@ inline bool writeBytes(const QString &path, const QByteArray &bytes)
 // What the user did to the document before a bad input arrives: edits to undo.
 inline void makeHistory(Document &doc)
 {
-    doc.setQuery(3);
+    doc.setQuery(3); // navigation: no undo step
+    doc.setEmbeddingValue(0, 0, 0.125);
     doc.setEmbeddingValue(2, 1, -0.75);
     doc.setSentence(QStringLiteral("Your journey starts with one small step"));
     doc.undoStack()->undo(); // something to redo as well

@@ -318,7 +318,9 @@ void TestBadInputDocument::badOpenKeepsSessionAndHistory()
     QCOMPARE(doc.session().sentence, QStringLiteral("Your journey starts with one small step"));
     while (doc.undoStack()->canUndo())
         doc.undoStack()->undo();
-    QCOMPARE(doc.session(), original);
+    attn::Session unedited = original;
+    unedited.query = 3; // where the user looked stays
+    QCOMPARE(doc.session(), unedited);
 }
 
 QTEST_MAIN(TestBadInputDocument)

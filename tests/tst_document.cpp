@@ -143,6 +143,20 @@ private slots:
         QCOMPARE(notices.at(0).at(0).toString(), QStringLiteral("The sentence has 4100 tokens; only the first 4096 are used"));
     }
 
+    void undoKeepsTheQueryInRange()
+    {
+        // The query moves without undo steps: undoing an edit that added
+        // tokens puts a query past the end on the last token (found by tst_monkey).
+        Document doc(attn::exampleSession()); // 6 tokens
+        doc.setSentence(QStringLiteral("a b c d e f g h"));
+        doc.setQuery(7);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.session().tokenCount(), 6);
+        QCOMPARE(doc.query(), 5);
+        doc.undoStack()->redo();
+        QCOMPARE(doc.query(), 5);
+    }
+
     void queryStaysInRangeWhenTokensShrink()
     {
         Document doc(attn::exampleSession());

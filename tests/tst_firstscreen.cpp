@@ -411,6 +411,9 @@ private slots:
         QVERIFY(std::abs(bars.embedding[2] - (0.66 + 0.0021544)) < 1e-6);
         QCOMPARE(BarChartPainter::seriesName(BarChartModel::Embedding, true), QStringLiteral("input x + PE"));
         QCOMPARE(w.window.pipeline()->currentModel().queryTitle, QStringLiteral("q = x + PE"));
+        // The reader stays on the step they were reading, now the second (tst_lessonstate).
+        QCOMPARE(w.window.walkthrough()->titleText(), QStringLiteral("2. Pick the query"));
+        w.window.walkthrough()->setCurrentStep(0);
         QCOMPARE(w.window.walkthrough()->titleText(), QStringLiteral("1. Add the position"));
     }
 

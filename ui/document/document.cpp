@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <QUndoCommand>
@@ -47,6 +48,9 @@ private:
     {
         attn::Session session = m_doc->session();
         (m_delta.*step)(session);
+        // The query moves without undo steps (navigation): a step that brings
+        // back fewer tokens than it counts puts it on the last one (found by tst_monkey).
+        session.query = std::clamp(session.query, 0, std::max(0, session.tokenCount() - 1));
         m_doc->applySession(session);
     }
 
