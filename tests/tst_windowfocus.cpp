@@ -28,6 +28,7 @@
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QTest>
+#include <algorithm>
 
 namespace {
 
@@ -179,9 +180,13 @@ private slots:
         bold.setBold(true);
         const QFontMetricsF normal(view.font()), boldMetrics(bold);
         for (const BarColumn &column : {self, cross}) {
-            const QRectF rect(0, 0, (width - 16 - 64) / 2.0, 200); // a column's share (barcolumnsview.cpp)
+            const double arrow = std::clamp(width * 0.12, 28.0, 64.0); // barcolumnsview.cpp's arrow between the columns
+            const QRectF rect(0, 0, (width - 16 - arrow) / 2.0, 200);
             const BarColumnLayout l = BarColumnsView::columnLayout(column, rect, normal, boldMetrics);
             QVERIFY(l.numberWidth >= boldMetrics.horizontalAdvance(QStringLiteral("0.5980")));
+            // A short name whole, beside a bar, down to the narrowest dock.
+            QVERIFY2(l.labelWidth >= boldMetrics.horizontalAdvance(QStringLiteral("Ton")) && l.barWidth >= 8,
+                     qPrintable(QStringLiteral("label %1, bar %2").arg(l.labelWidth).arg(l.barWidth)));
             QVERIFY2(l.numberLeft + l.numberWidth <= rect.right() + 0.01,
                      qPrintable(QStringLiteral("%1 > %2").arg(l.numberLeft + l.numberWidth).arg(rect.right())));
             QVERIFY(l.barWidth >= 0 && l.labelWidth >= 0 && l.barLeft >= l.labelWidth);

@@ -11,7 +11,11 @@
 
 namespace {
 
-constexpr double kArrowWidth = 64.0;
+// The arrow between columns: narrower in a narrow view, where the columns need the room.
+double arrowWidth(double viewWidth) { return std::clamp(viewWidth * 0.12, 28.0, 64.0); }
+
+// A value as the columns write it: fixed decimals, so a column's numbers line up.
+QString formatValue(double v) { return QString::number(v, 'f', 4).replace(QLatin1Char('-'), QChar(0x2212)); }
 
 } // namespace
 
@@ -60,6 +64,7 @@ void BarColumnsView::paint(QPainter &painter, const QRectF &rect, const QPalette
         return;
     }
     const int count = int(m_columns.size());
+    const double kArrowWidth = arrowWidth(rect.width());
     const double arrows = kArrowWidth * (count - 1);
     const double width = (rect.width() - 16 - arrows) / count;
     double x = rect.left() + 8;
@@ -97,16 +102,20 @@ BarColumnLayout BarColumnsView::columnLayout(const BarColumn &column, const QRec
 {
     constexpr double kGap = 6, kMinBar = 24;
     BarColumnLayout L;
-    // Wide enough for any value in bold (the highlighted row) and for "masked":
-    // a number cut at the column's edge ("0.598") reads as another number.
-    L.numberWidth = std::max({bold.horizontalAdvance(QStringLiteral("−0.0000")),
-                              normal.horizontalAdvance(tr("masked")), bold.horizontalAdvance(QStringLiteral("0.0000"))})
-        + 2;
+    // Wide enough for each of its numbers as drawn (the highlighted row in
+    // bold): a number cut at the column's edge ("0.598") reads as another number.
+    for (std::size_t i = 0; i < column.values.size(); ++i) {
+        const bool masked = i < column.masked.size() && column.masked[i];
+        const QFontMetricsF &font = int(i) == column.highlight ? bold : normal;
+        L.numberWidth = std::max(L.numberWidth, font.horizontalAdvance(masked ? tr("masked") : formatValue(column.values[i])));
+    }
+    L.numberWidth += 2;
     double widest = 0.0;
     for (const QString &label : column.labels)
         widest = std::max(widest, bold.horizontalAdvance(label) + 2);
     const double room = std::max(0.0, rect.width() - L.numberWidth - 2 * kGap);
-    L.labelWidth = std::min({widest, rect.width() * 0.4, std::max(0.0, room - kMinBar)});
+    // Then the tokens' names (a short bar still shows which is larger), then the bars.
+    L.labelWidth = std::min(widest, std::max(room - kMinBar, room * 0.75));
     L.barLeft = rect.left() + L.labelWidth + kGap;
     L.barWidth = std::max(0.0, room - L.labelWidth);
     L.numberLeft = L.barLeft + L.barWidth + kGap;
@@ -171,8 +180,7 @@ void BarColumnsView::paintColumn(QPainter &painter, const BarColumn &column, con
             const double x1 = zeroX + v * scale;
             painter.fillRect(QRectF(QPointF(std::min(zeroX, x1), y + 3), QPointF(std::max(zeroX, x1), y + line - 3)),
                              bar);
-            // Fixed decimals, so the numbers of a column line up.
-            number = QString::number(v, 'f', 4).replace(QLatin1Char('-'), QChar(0x2212));
+            number = formatValue(v);
         }
         painter.drawText(QRectF(L.numberLeft, y, L.numberWidth, line), Qt::AlignLeft | Qt::AlignVCenter, number);
     }

@@ -24,8 +24,8 @@ struct BarColumn
 };
 
 // Where a column's rows go across its width: labels, then bars, then numbers.
-// The numbers always fit whole (the bold row's too); labels give way first
-// (elided), then bars.
+// The numbers always fit whole (the bold row's too); in a narrow column the
+// labels are elided to keep a short bar, and the bars shrink.
 struct BarColumnLayout
 {
     double labelWidth = 0;
