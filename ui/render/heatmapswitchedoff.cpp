@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QPainter>
+#include <algorithm>
 
 bool HeatmapPainter::shownHeadSwitchedOff() const
 {
