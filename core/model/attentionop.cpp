@@ -11,19 +11,19 @@ namespace attn {
 
 namespace {
 
-// Rows [begin, end) of scaledSoftmaxRows. Rows of a row-major matrix are
+// Rows [begin, end) of maskedSoftmaxRows. Rows of a row-major matrix are
 // contiguous, so each is one vectorized run.
 template<typename S>
-void softmaxRowRange(const RowMatrix<S> &scores, S scale, bool causal, Eigen::Index begin, Eigen::Index end,
-                     RowMatrix<S> &out, RowStatistics<S> *statistics)
+void softmaxRowRange(const RowMatrix<S> &scores, S scale, bool causal, int window, S softcap, Eigen::Index begin,
+                     Eigen::Index end, RowMatrix<S> &out, RowStatistics<S> *statistics)
 {
     const Eigen::Index n = scores.rows(), m = scores.cols();
     for (Eigen::Index i = begin; i < end; ++i) {
-        // m >= n under the mask (keys of earlier positions may come first), so
-        // every query sees at least one key.
-        const Eigen::Index visible = causal ? std::clamp<Eigen::Index>(i + 1 + m - n, 1, m) : m;
-        auto keys = out.row(i).head(visible);
-        keys = scores.row(i).head(visible) * scale;
+        const VisibleKeys seen = visibleKeysOf(i, n, m, causal, window);
+        auto keys = out.row(i).segment(seen.first, seen.end - seen.first);
+        keys = scores.row(i).segment(seen.first, seen.end - seen.first) * scale;
+        if (softcap > 0)
+            keys = ((keys.array() / softcap).tanh() * softcap).matrix();
         const S largest = keys.maxCoeff(); // becomes exp(0) = 1: nothing overflows
         keys = (keys.array() - largest).exp().matrix();
         if (statistics) {
@@ -34,7 +34,8 @@ void softmaxRowRange(const RowMatrix<S> &scores, S scale, bool causal, Eigen::In
         } else {
             keys /= keys.sum();
         }
-        out.row(i).tail(m - visible).setZero();
+        out.row(i).head(seen.first).setZero();
+        out.row(i).tail(m - seen.end).setZero();
     }
 }
 
@@ -45,13 +46,20 @@ template<typename S, typename In>
 AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &values, const AttentionSettings &settings)
 {
     const int heads = settings.heads;
+    const int kvHeads = settings.kvHeads > 0 ? settings.kvHeads : heads;
     const Eigen::Index n = queries.rows(), m = keys.rows();
     // Programming errors, not user input: the model and session code check sizes first.
-    if (heads < 1 || queries.cols() % heads != 0 || keys.cols() != queries.cols() || values.rows() != m
-        || values.cols() % heads != 0 || (settings.causal && m < n)
+    if (heads < 1 || kvHeads < 1 || heads % kvHeads != 0 || queries.cols() % heads != 0
+        || keys.cols() != queries.cols() / heads * kvHeads || values.rows() != m || values.cols() % kvHeads != 0
+        || (settings.causal && m < n) || settings.window < 0 || (settings.window > 0 && !settings.causal)
         || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads)
         || (!settings.inFull.empty() && int(settings.inFull.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
+    if (settings.weightsKept == WeightsKept::RowStatistics
+        && (settings.window > 0 || settings.softcap > 0 || kvHeads != heads))
+        throw std::invalid_argument("attention: weights on demand need one key per head, no window and no cap");
+    if (settings.poolSide > 0 && (settings.window > 0 || settings.softcap > 0))
+        throw std::invalid_argument("attention: no thumbnails of windowed or capped scores");
     if (!std::is_same_v<S, float> && settings.poolSide > 0)
         throw std::invalid_argument("attention: thumbnails are computed in float");
     if (settings.sumWeights && !settings.keepWeightSum && settings.poolSide <= 0)
@@ -61,7 +69,8 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
     if constexpr (std::is_same_v<S, float>)
         if (n > 0 && m > 0)
             return detail::blockwiseAttention(queries, keys, values, settings);
-    const Eigen::Index dk = queries.cols() / heads, dv = values.cols() / heads;
+    const Eigen::Index dk = queries.cols() / heads, dv = values.cols() / kvHeads;
+    const int group = heads / kvHeads;
     const bool statistics = settings.weightsKept == WeightsKept::RowStatistics;
     const bool keepScores = settings.keepScores;
     const S scale = S(settings.scale);
@@ -72,12 +81,12 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
     if (statistics)
         out.rowStatistics.resize(std::size_t(heads));
     out.weights.resize(std::size_t(heads));
-    out.context.resize(n, values.cols());
+    out.context.resize(n, heads * dv);
     RowMatrix<S> scratch; // the weights of one head at a time, when they are not kept
     for (int h = 0; h < heads; ++h) {
         stopIfCancelled(settings.cancel);
         const auto q = queries.middleCols(h * dk, dk);
-        const auto k = keys.middleCols(h * dk, dk);
+        const auto k = keys.middleCols(h / group * dk, dk);
         const bool kept = !statistics || settings.inFull.empty() || settings.inFull[std::size_t(h)];
         RowMatrix<S> &w = kept ? out.weights[std::size_t(h)] : scratch;
         w.resize(n, m);
@@ -86,10 +95,10 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
             RowMatrix<S> &s = out.scores[std::size_t(h)];
             s.resize(n, m);
             s.noalias() = q * k.transpose();
-            scaledSoftmaxRows(s, scale, settings.causal, w, rows);
+            maskedSoftmaxRows(s, scale, settings.causal, settings.window, settings.softcap, w, rows);
         } else {
             w.noalias() = q * k.transpose();
-            scaledSoftmaxRows(w, scale, settings.causal, w, rows);
+            maskedSoftmaxRows(w, scale, settings.causal, settings.window, settings.softcap, w, rows);
         }
         if (settings.sumWeights) {
             if (h == 0)
@@ -98,7 +107,7 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
                 out.weightSum += w;
         }
         auto z = out.context.middleCols(h * dv, dv);
-        const auto v = values.middleCols(h * dv, dv);
+        const auto v = values.middleCols(h / group * dv, dv);
         if (!settings.switchedOff.empty() && settings.switchedOff[std::size_t(h)]) {
             z.setZero();
         } else if constexpr (std::is_same_v<In, MatrixIn<S>>) {
@@ -115,9 +124,19 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
 
 } // namespace
 
+VisibleKeys visibleKeysOf(Eigen::Index i, Eigen::Index n, Eigen::Index m, bool causal, int window)
+{
+    if (!causal)
+        return {0, m};
+    // m >= n under the mask (keys of earlier positions may come first), so
+    // every query sees at least one key: its own.
+    const Eigen::Index end = std::clamp<Eigen::Index>(i + 1 + m - n, 1, m);
+    return {window > 0 ? std::max<Eigen::Index>(0, end - window) : 0, end};
+}
+
 template<typename S>
-void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatrix<S> &out,
-                       RowStatistics<S> *statistics)
+void maskedSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, int window, double softcap,
+                       RowMatrix<S> &out, RowStatistics<S> *statistics)
 {
     const Eigen::Index n = scores.rows();
     if (&out != &scores)
@@ -126,15 +145,23 @@ void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatr
         statistics->max.resize(n);
         statistics->inverseSum.resize(n);
     }
+    const S cap = S(softcap);
     // Two cores, and the exponentials are a tenth of a 1024-token pass.
     if (scores.size() < (Eigen::Index(1) << 17)) {
-        softmaxRowRange(scores, scale, causal, 0, n, out, statistics);
+        softmaxRowRange(scores, scale, causal, window, cap, 0, n, out, statistics);
         return;
     }
     // Under the mask the lower rows hold more keys: split the work, not the rows.
-    const Eigen::Index half = causal ? Eigen::Index(double(n) * 0.7071) : n / 2;
-    runBoth([&] { softmaxRowRange(scores, scale, causal, 0, half, out, statistics); },
-            [&] { softmaxRowRange(scores, scale, causal, half, n, out, statistics); });
+    const Eigen::Index half = causal && window == 0 ? Eigen::Index(double(n) * 0.7071) : n / 2;
+    runBoth([&] { softmaxRowRange(scores, scale, causal, window, cap, 0, half, out, statistics); },
+            [&] { softmaxRowRange(scores, scale, causal, window, cap, half, n, out, statistics); });
+}
+
+template<typename S>
+void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatrix<S> &out,
+                       RowStatistics<S> *statistics)
+{
+    maskedSoftmaxRows(scores, scale, causal, 0, 0.0, out, statistics);
 }
 
 template<typename S>
@@ -153,6 +180,8 @@ AttentionOutput<S> attentionByColumns(const ColumnMatrixIn<S> &queries, const Co
 
 #define ATTN_ATTENTION_INSTANTIATE(S)                                                                                \
     template void scaledSoftmaxRows<S>(const RowMatrix<S> &, S, bool, RowMatrix<S> &, RowStatistics<S> *);          \
+    template void maskedSoftmaxRows<S>(const RowMatrix<S> &, S, bool, int, double, RowMatrix<S> &,                   \
+                                       RowStatistics<S> *);                                                          \
     template AttentionOutput<S> attention<S>(const MatrixIn<S> &, const MatrixIn<S> &, const MatrixIn<S> &,          \
                                              const AttentionSettings &);                                             \
     template AttentionOutput<S> attentionByColumns<S>(const ColumnMatrixIn<S> &, const ColumnMatrixIn<S> &,          \

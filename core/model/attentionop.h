@@ -28,8 +28,17 @@ enum class WeightsKept {
 struct AttentionSettings
 {
     int heads = 1;
+    // Key/value heads (grouped-query attention): query head h reads key/value
+    // head h / (heads / kvHeads). 0: one per query head.
+    int kvHeads = 0;
     bool causal = false;
+    // With causal: a query at position p sees key j only when p - window < j
+    // <= p (a sliding window). 0: every earlier key.
+    int window = 0;
     double scale = 1.0;       // scores are multiplied by this before the softmax (1/sqrt(head_dim))
+    // Above 0: the scaled scores become softcap * tanh(s / softcap) before the
+    // mask and the softmax (Gemma 2). The raw scores kept are not capped.
+    double softcap = 0.0;
     bool keepScores = false;  // also return the raw scores q.k (before scaling and masking)
     // Heads switched off (ablation): their weights are still computed and
     // returned, but their context is zero, so they add nothing to the output.
@@ -78,9 +87,12 @@ struct AttentionOutput
     RowMatrix<S> context;                        // n x heads*head_dim: each head's weights * V, side by side
 };
 
-// queries n x heads*head_dim, keys and values m x heads*head_dim; head h uses
-// columns [h*head_dim, (h+1)*head_dim) of each. The causal mask lets query i
-// see keys 0 ... i + m - n. Throws Cancelled when settings.cancel is raised.
+// queries n x heads*head_dim, keys m x kvHeads*head_dim and values m x
+// kvHeads*dv; head h uses columns [h*head_dim, (h+1)*head_dim) of the
+// queries and those of its key/value head g = h / (heads / kvHeads) of the
+// keys and values. The causal mask lets query i see keys 0 ... i + m - n
+// (the last `window` of them with a window). Throws Cancelled when
+// settings.cancel is raised.
 template<typename S>
 AttentionOutput<S> attention(const MatrixIn<S> &queries, const MatrixIn<S> &keys, const MatrixIn<S> &values,
                              const AttentionSettings &settings);
@@ -103,5 +115,18 @@ AttentionOutput<S> attentionByColumns(const ColumnMatrixIn<S> &queries, const Co
 template<typename S>
 void scaledSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, RowMatrix<S> &out,
                        RowStatistics<S> *statistics = nullptr);
+
+// Which keys row i of an n x m matrix of scores sees: [first, end).
+struct VisibleKeys
+{
+    Eigen::Index first, end;
+};
+VisibleKeys visibleKeysOf(Eigen::Index i, Eigen::Index n, Eigen::Index m, bool causal, int window);
+
+// The same as scaledSoftmaxRows with a sliding window (entries before a
+// row's window exactly 0) and a soft-cap (see AttentionSettings).
+template<typename S>
+void maskedSoftmaxRows(const RowMatrix<S> &scores, S scale, bool causal, int window, double softcap,
+                       RowMatrix<S> &out, RowStatistics<S> *statistics = nullptr);
 
 } // namespace attn

@@ -55,13 +55,18 @@ void preferLargePages(float *data, Index count)
 #endif
 }
 
-// One head's Q, K and V in the layouts the kernels read. Allocated (not
-// filled) before the threads start, which then fill every element.
-struct PackedHead
+// One query head's Q, and one key/value head's K and V, in the layouts the
+// kernels read (with grouped-query attention several query heads read one
+// key/value head, packed once). Allocated (not filled) before the threads
+// start, which then fill every element.
+struct PackedQueries
 {
     std::unique_ptr<float[]> queries; // n x dk, row by row
-    std::unique_ptr<float[]> keys;    // panels of panelWidth keys (attentionkernels.h), zero past the last
-    std::unique_ptr<float[]> values;  // m x ldv, zero past dv; for narrowContext dv x m (V transposed)
+};
+struct PackedKeysValues
+{
+    std::unique_ptr<float[]> keys;   // panels of panelWidth keys (attentionkernels.h), zero past the last
+    std::unique_ptr<float[]> values; // m x ldv, zero past dv; for narrowContext dv x m (V transposed)
 };
 
 // Element (i, c) of columns [first, first + count) of `m`, for every i and c,
@@ -91,30 +96,36 @@ struct ValueLayout
 };
 
 template<typename In>
-void pack(const In &queries, const In &keys, const In &values, Index h, Index dk, Index dv, const ValueLayout &layout,
-          Index panel, PackedHead &out)
+void packQueries(const In &queries, Index h, Index dk, PackedQueries &out)
+{
+    float *q = out.queries.get();
+    forEachOf(queries, h * dk, dk, [&](Index i, Index c, float x) { q[i * dk + c] = x; });
+}
+
+template<typename In>
+void packKeysValues(const In &keys, const In &values, Index g, Index dk, Index dv, const ValueLayout &layout,
+                    Index panel, PackedKeysValues &out)
 {
     const Index m = keys.rows(), panels = roundUp(m, panel) / panel;
-    float *q = out.queries.get(), *k = out.keys.get(), *v = out.values.get();
-    forEachOf(queries, h * dk, dk, [&](Index i, Index c, float x) { q[i * dk + c] = x; });
+    float *k = out.keys.get(), *v = out.values.get();
     const Index inLastPanel = m - (panels - 1) * panel;
     for (Index c = 0; c < dk; ++c) // the last panel past the last key
         std::fill(k + ((panels - 1) * dk + c) * panel + inLastPanel, k + ((panels - 1) * dk + c + 1) * panel, 0.0f);
     int shift = 0; // panel is a power of two: key j is in panel j >> shift
     while ((Index(1) << shift) < panel)
         ++shift;
-    forEachOf(keys, h * dk, dk, [&](Index j, Index c, float x) {
+    forEachOf(keys, g * dk, dk, [&](Index j, Index c, float x) {
         const Index t = j >> shift;
         k[(t * dk + c) * panel + (j - (t << shift))] = x;
     });
     if (layout.transposed) {
-        forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { v[c * m + j] = x; });
+        forEachOf(values, g * dv, dv, [&](Index j, Index c, float x) { v[c * m + j] = x; });
         return;
     }
     const Index ldv = layout.ldv;
     for (Index j = 0; j < m; ++j)
         std::fill(v + j * ldv + dv, v + (j + 1) * ldv, 0.0f);
-    forEachOf(values, h * dv, dv, [&](Index j, Index c, float x) { v[j * ldv + c] = x; });
+    forEachOf(values, g * dv, dv, [&](Index j, Index c, float x) { v[j * ldv + c] = x; });
 }
 
 // A thread's own working memory, allocated before the threads start.
@@ -133,7 +144,8 @@ struct Scratch
 struct Job
 {
     const AttentionKernels *kernels;
-    std::vector<PackedHead> packed; // per head
+    std::vector<PackedQueries> packedQueries;     // per query head
+    std::vector<PackedKeysValues> packedKeysValues; // per key/value head
     Index n, m, dk, dv, paddedKeys;
     ValueLayout values;
     // Block b holds query rows [blockStart[b], blockStart[b + 1]): whole
@@ -141,8 +153,10 @@ struct Job
     std::vector<Index> blockStart;
     Pooling pooling; // no lines: no thumbnails
     bool poolScores;  // with pooling: the scores' thumbnails too
-    int heads;
+    int heads, group; // group: query heads per key/value head
     bool causal, statistics, keepScores, sumWeights, keepWeightSum;
+    int window;    // AttentionSettings::window
+    float softcap; // AttentionSettings::softcap
     std::vector<bool> inFull; // per head: its weights are kept
     float scale;
     const std::vector<bool> *switchedOff;
@@ -151,10 +165,16 @@ struct Job
     AttentionOutput<float> *out;
 };
 
-// The keys query row i may see (attentionop.h): at least one.
+// The keys query row i may see (attentionop.h): [0, visibleKeys), at least one.
 Index visibleKeys(const Job &job, Index i)
 {
     return job.causal ? std::clamp<Index>(i + 1 + job.m - job.n, 1, job.m) : job.m;
+}
+
+// The first key query row i may see: 0 but in a sliding window.
+Index firstVisibleKey(const Job &job, Index i)
+{
+    return job.window > 0 ? std::max<Index>(0, visibleKeys(job, i) - job.window) : 0;
 }
 
 // Rows of the scratch (stride lds, `seen` entries used) into the output (stride m), zero after them.
@@ -175,8 +195,10 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
 {
     const Index r0 = job.blockStart[std::size_t(b)], rows = job.blockStart[std::size_t(b) + 1] - r0;
     const Index m = job.m, lds = job.paddedKeys, dk = job.dk;
-    // The keys the block's last row may see; later ones get weight 0 in every row.
+    // The keys the block's last row may see; later ones get weight 0 in every
+    // row, and so do those before the window of its first row.
     const Index seen = job.causal ? visibleKeys(job, r0 + rows - 1) : m;
+    const Index firstSeen = firstVisibleKey(job, r0);
     AttentionOutput<float> &out = *job.out;
     const Pooling &pooling = job.pooling;
     const bool pooled = pooling.lines > 0;
@@ -201,23 +223,31 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
             return false;
         }
         const std::size_t h = std::size_t(head);
-        const PackedHead &packed = job.packed[h];
+        const float *packedQueries = job.packedQueries[h].queries.get();
+        const PackedKeysValues &packed = job.packedKeysValues[std::size_t(head / job.group)];
         // Masked scores too when they are kept: they are shown.
         const bool keepScores = job.keepScores;
         const Index scored = keepScores ? m : seen;
-        k.scores(packed.queries.get() + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk), long(scored), s,
+        k.scores(packedQueries + r0 * dk, long(dk), long(rows), packed.keys.get(), long(dk), long(scored), s,
                  long(lds));
         if (keepScores)
             keepRows(s, lds, rows, m, out.scores[h].data() + r0 * m, m);
+        // Soft-capped scores are scaled and capped here, then taken as they are.
+        const float scale = job.softcap > 0 ? 1.0f : job.scale;
+        if (job.softcap > 0)
+            for (Index r = 0; r < rows; ++r) {
+                auto row = Eigen::Map<Eigen::ArrayXf>(s + r * lds, seen);
+                row = (row * (job.scale / job.softcap)).tanh() * job.softcap;
+            }
         // Where the weights go: the output's rows for a head kept in full
         // (zero up to m), else over the scores (zero up to the keys the block sees).
         const bool inFull = job.inFull[h];
         float *w = inFull ? out.weights[h].data() + r0 * m : s;
         const Index ldw = inFull ? m : lds, zeroTo = inFull ? m : seen;
         for (Index r = 0; r < rows; ++r) {
-            const Index i = r0 + r, visible = visibleKeys(job, i);
-            const float *row = s + r * lds;
-            float *weights = w + r * ldw;
+            const Index i = r0 + r, visible = visibleKeys(job, i), first = firstVisibleKey(job, i);
+            const float *row = s + r * lds + first;
+            float *weights = w + r * ldw + first;
             // Pooled and summed while the row is in registers.
             kernels::RowExtras extras;
             if (pooled) {
@@ -236,15 +266,20 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
             }
             float *total = job.sumWeights ? sum + r * m : nullptr;
             if (job.sumWeights) {
-                extras.sum = total;
+                extras.sum = total + first;
                 extras.firstTerm = head == 0;
             }
-            k.softmaxWithExtras(row, weights, long(visible), job.scale,
+            // Thumbnails are not made with a window (attentionop.cpp refuses), so
+            // the pooling pointers always start at key 0 with `first` 0.
+            k.softmaxWithExtras(row, weights, long(visible - first), scale,
                                 job.statistics ? &out.rowStatistics[h].max[i] : nullptr,
                                 job.statistics ? &out.rowStatistics[h].inverseSum[i] : nullptr, extras);
-            std::fill(weights + visible, weights + zeroTo, 0.0f);
-            if (job.sumWeights && head == 0)
+            std::fill(weights - first, weights, 0.0f);
+            std::fill(w + r * ldw + visible, w + r * ldw + zeroTo, 0.0f);
+            if (job.sumWeights && head == 0) {
+                std::fill(total, total + first, 0.0f);
                 std::fill(total + visible, total + m, 0.0f);
+            }
             if (pooled && closesLine(i)) {
                 const Index y = pooling.lineOf[std::size_t(i)];
                 if (job.poolScores)
@@ -258,12 +293,14 @@ bool computeBlock(Job &job, Index b, Scratch &scratch)
             context.setZero();
             continue;
         }
-        const Index ldz = job.values.ldv;
+        // Keys [firstSeen, seen): every row's weights are 0 outside them.
+        const Index ldz = job.values.ldv, keys = seen - firstSeen;
         if (job.values.transposed)
-            k.narrowContext(w, long(ldw), long(rows), long(seen), packed.values.get(), long(m), long(job.dv), z,
-                            long(ldz));
+            k.narrowContext(w + firstSeen, long(ldw), long(rows), long(keys), packed.values.get() + firstSeen, long(m),
+                            long(job.dv), z, long(ldz));
         else
-            k.context(w, long(ldw), long(rows), long(seen), packed.values.get(), long(ldz), z, long(ldz));
+            k.context(w + firstSeen, long(ldw), long(rows), long(keys), packed.values.get() + firstSeen * ldz,
+                      long(ldz), z, long(ldz));
         for (Index r = 0; r < rows; ++r)
             context.row(r) = Eigen::Map<const Eigen::RowVectorXf>(z + r * ldz, job.dv);
     }
@@ -308,9 +345,9 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
 {
     stopIfCancelled(settings.cancel);
     const AttentionKernels &kernels = kernels::activeAttentionKernels();
-    const int heads = settings.heads;
+    const int heads = settings.heads, kvHeads = settings.kvHeads > 0 ? settings.kvHeads : heads;
     const Index n = queries.rows(), m = keys.rows();
-    const Index dk = queries.cols() / heads, dv = values.cols() / heads;
+    const Index dk = queries.cols() / heads, dv = values.cols() / kvHeads;
 
     Job job;
     job.kernels = &kernels;
@@ -325,7 +362,10 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
     job.poolScores = settings.poolScores;
     job.blockStart = blockStarts(n, blockRows(kernels), job.pooling);
     job.heads = heads;
+    job.group = heads / kvHeads;
     job.causal = settings.causal;
+    job.window = settings.window;
+    job.softcap = float(settings.softcap);
     job.statistics = settings.weightsKept == WeightsKept::RowStatistics;
     job.keepScores = settings.keepScores;
     job.inFull = settings.inFull;
@@ -371,7 +411,7 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
         out.weightSum.resize(n, m);
         preferLargePages(out.weightSum.data(), out.weightSum.size());
     }
-    out.context.resize(n, values.cols());
+    out.context.resize(n, heads * dv);
 
     // Two threads pay off from about a hundred thousand scores per head.
     const bool twoThreads = n * m >= (Index(1) << 16);
@@ -391,14 +431,20 @@ AttentionOutput<float> blockwiseAttention(const In &queries, const In &keys, con
         if (!twoThreads)
             break;
     }
-    job.packed.resize(std::size_t(heads));
-    for (PackedHead &p : job.packed) {
+    job.packedQueries.resize(std::size_t(heads));
+    for (PackedQueries &p : job.packedQueries)
         p.queries.reset(new float[std::size_t(n * dk)]);
+    job.packedKeysValues.resize(std::size_t(kvHeads));
+    for (PackedKeysValues &p : job.packedKeysValues) {
         p.keys.reset(new float[std::size_t(job.paddedKeys * dk)]);
         p.values.reset(new float[std::size_t(m * (job.values.transposed ? dv : job.values.ldv))]);
     }
-    shareOut(heads, twoThreads, [&](Index h, int) {
-        pack(queries, keys, values, h, dk, dv, job.values, kernels.panelWidth, job.packed[std::size_t(h)]);
+    shareOut(heads + kvHeads, twoThreads, [&](Index item, int) {
+        if (item < heads)
+            packQueries(queries, item, dk, job.packedQueries[std::size_t(item)]);
+        else
+            packKeysValues(keys, values, item - heads, dk, dv, job.values, kernels.panelWidth,
+                           job.packedKeysValues[std::size_t(item - heads)]);
         return true;
     });
     // Blocks from the bottom up: under the mask the lower ones see more keys,
