@@ -114,6 +114,11 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
               std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error)
 {
     const QHash<QString, int> ids = lookupTable(vocab);
+    return checkByteAlphabet(ids, vocabName, byteIds, error) && resolveMerges(ids, merges, where, vocabName, out, error);
+}
+
+bool checkByteAlphabet(const QHash<QString, int> &ids, const QString &vocabName, std::array<int, 256> *byteIds, QString *error)
+{
     for (int b = 0; b < 256; ++b) {
         const QString symbol{QChar(bytelevel::byteToChar(uchar(b)))};
         const auto it = ids.constFind(symbol);
@@ -124,6 +129,12 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
         }
         (*byteIds)[size_t(b)] = *it;
     }
+    return true;
+}
+
+bool resolveMerges(const QHash<QString, int> &ids, const std::vector<MergeText> &merges, const QString &where,
+                   const QString &vocabName, std::vector<BpeTokenizer::Merge> *out, QString *error)
+{
     out->clear();
     out->reserve(merges.size());
     for (const MergeText &m : merges) {
@@ -138,6 +149,57 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
         out->push_back({ids.value(m.left), ids.value(m.right), ids.value(parts[2])});
     }
     return true;
+}
+
+bool JsonContext::fail(const QString &path, const QString &message) const
+{
+    *error = QStringLiteral("%1: %2: %3").arg(name, path, message);
+    return false;
+}
+
+bool JsonContext::wrongType(const QString &path, const char *expected, const QJsonValue &v) const
+{
+    return fail(path, QStringLiteral("expected %1, got %2").arg(QLatin1String(expected), typeName(v)));
+}
+
+bool JsonContext::optionalBool(const QJsonObject &o, const QString &path, const char *key, bool fallback, bool *out) const
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull()) {
+        *out = fallback;
+        return true;
+    }
+    if (!v.isBool())
+        return wrongType(path + QLatin1Char('.') + QLatin1String(key), "true/false", v);
+    *out = v.toBool();
+    return true;
+}
+
+bool JsonContext::optionalString(const QJsonObject &o, const QString &path, const char *key, QString *out) const
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return true;
+    if (!v.isString())
+        return wrongType(path + QLatin1Char('.') + QLatin1String(key), "a string", v);
+    *out = v.toString();
+    return true;
+}
+
+bool JsonContext::typeOf(const QJsonValue &v, const QString &path, const QStringList &known, QString *type) const
+{
+    if (!v.isObject())
+        return wrongType(path, "an object", v);
+    const QJsonValue t = v.toObject().value(QStringLiteral("type"));
+    if (t.isString() && known.contains(t.toString())) {
+        *type = t.toString();
+        return true;
+    }
+    QStringList names;
+    for (const QString &k : known)
+        names << QLatin1Char('"') + k + QLatin1Char('"');
+    return fail(path + QStringLiteral(".type"), QStringLiteral("%1 is not supported (expected %2)")
+                                                     .arg(t.isString() ? quoted(t.toString()) : typeName(t), names.join(QStringLiteral(", "))));
 }
 
 } // namespace attn::tokenizerparsing
