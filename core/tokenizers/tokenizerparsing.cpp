@@ -34,8 +34,18 @@ bool parseJsonObject(const QByteArray &json, const QString &name, QJsonObject *o
         *error = name + QStringLiteral(": empty");
         return false;
     }
+    // Qt's parser drops a U+FEFF that starts a string (a byte-order mark, it
+    // thinks), and Mistral's vocabulary has that character as a token:
+    // written as an escape, it is kept.
+    QByteArray text = json;
+    const QByteArray bom("\xEF\xBB\xBF");
+    if (text.contains(bom)) {
+        if (text.startsWith(bom))
+            text.remove(0, 3);
+        text.replace(bom, QByteArray("\\ufeff"));
+    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         *error = QStringLiteral("%1: not valid JSON at byte %2: %3").arg(name).arg(parseError.offset).arg(parseError.errorString());
         return false;
