@@ -373,6 +373,25 @@ private slots:
         QCOMPARE(error, message);
     }
 
+    void slowPath()
+    {
+        // An id written 7.0 or a token spelled with an escape the fast scan
+        // leaves to Qt's parser: the same tokenizer either way.
+        QString error;
+        const QByteArray plain = bytes(tinySpm());
+        QByteArray odd = plain;
+        odd.replace("\"\u2581\":7", "\"\\u2581\":7.0");
+        QVERIFY(odd != plain);
+        const TokenizerPtr a = parseTokenizerJson(plain, &error), b = parseTokenizerJson(odd, &error);
+        QVERIFY2(a && b, qPrintable(error));
+        QCOMPARE(b->encodeIds(QStringLiteral("ab \u20AC\n")), a->encodeIds(QStringLiteral("ab \u20AC\n")));
+        // A token listed twice (which only the fast scan keeps) is refused.
+        QByteArray twice = plain;
+        twice.replace("\"b\":9", "\"a\":9");
+        QVERIFY(!parseTokenizerJson(twice, &error));
+        QCOMPARE(error, QStringLiteral("tokenizer.json: model.vocab: a token is listed twice"));
+    }
+
     void fuzzSeeds()
     {
         // The fuzz corpus's tokenizer.json seeds load (a fuzzer starting

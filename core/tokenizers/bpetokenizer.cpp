@@ -57,9 +57,12 @@ BpeTokenizer::BpeTokenizer(BpeVocabulary vocabulary, TokenizerSteps steps)
     , m_steps(std::move(steps))
 {
     m_special = m_steps.special;
-    m_ids.reserve(m_vocab.tokens.size());
-    for (qsizetype i = 0; i < m_vocab.tokens.size(); ++i)
-        m_ids.insert(m_vocab.tokens[i], int(i));
+    m_ids = std::move(m_vocab.index);
+    if (m_ids.isEmpty()) {
+        m_ids.reserve(m_vocab.tokens.size());
+        for (qsizetype i = 0; i < m_vocab.tokens.size(); ++i)
+            m_ids.insert(m_vocab.tokens[i], int(i));
+    }
     m_byteIds.fill(-1);
     m_fallbackIds.fill(-1);
     for (int b = 0; b < 256; ++b) {

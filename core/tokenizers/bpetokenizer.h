@@ -46,6 +46,7 @@ struct BpeVocabulary
     bool fuseUnknown = false;     // a run of unknown characters is one unknown token
     int unknownId = -1;           // -1: unknown characters are dropped, as Hugging Face does
     QString spaceSymbol = QStringLiteral("\u2581"); // Characters: the symbol a space became
+    QHash<QString, int> index;    // token -> id; may be left empty (built from `tokens`)
 };
 
 // What happens around the model.

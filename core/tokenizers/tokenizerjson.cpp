@@ -3,11 +3,13 @@
 #include "tokenizerloader.h"
 
 #include "bpetokenizer.h"
+#include "tokenizerjsonscan.h"
 #include "tokenizerjsonsteps.h"
 #include "tokenizerparsing.h"
 #include "wordpiecetokenizer.h"
 
 #include <QJsonArray>
+#include <QSet>
 #include <cmath>
 
 namespace attn {
@@ -31,17 +33,22 @@ bool isId(const QJsonValue &v)
 }
 
 // model.vocab plus the added tokens (which may extend it) as one id table.
-bool readVocab(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, QStringList *vocab,
-               std::vector<AddedEntry> *added)
+bool readVocab(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, ScannedModel *scanned,
+               QStringList *vocab, std::vector<AddedEntry> *added)
 {
     const QJsonValue vocabValue = model.value(QStringLiteral("vocab"));
     if (!vocabValue.isObject())
         return c.wrongType(QStringLiteral("model.vocab"), "an object of token -> id", vocabValue);
-    std::vector<VocabEntry> entries = entriesOf(vocabValue.toObject());
+    std::vector<VocabEntry> entries = scanned ? std::move(scanned->vocab) : entriesOf(vocabValue.toObject());
+    // The vocabulary's token of each id the added tokens use (few).
     QHash<qint64, QString> byId;
-    byId.reserve(qsizetype(entries.size()));
+    const QJsonArray addedIdsList = root.value(QStringLiteral("added_tokens")).toArray();
+    QSet<qint64> wanted;
+    for (const QJsonValue &t : addedIdsList)
+        if (isId(t.toObject().value(QStringLiteral("id"))))
+            wanted.insert(qint64(t.toObject().value(QStringLiteral("id")).toDouble()));
     for (const VocabEntry &e : entries)
-        if (isId(e.id))
+        if (!wanted.isEmpty() && isId(e.id) && wanted.contains(qint64(e.id.toDouble())))
             byId.insert(qint64(e.id.toDouble()), e.token);
 
     const QJsonValue list = root.value(QStringLiteral("added_tokens"));
@@ -88,11 +95,15 @@ AddedTokens allAdded(const std::vector<AddedEntry> &added)
     return out;
 }
 
-bool readMerges(const JsonContext &c, const QJsonObject &model, std::vector<MergeText> *merges)
+bool readMerges(const JsonContext &c, const QJsonObject &model, ScannedModel *scanned, std::vector<MergeText> *merges)
 {
     const QJsonValue mergesValue = model.value(QStringLiteral("merges"));
     if (!mergesValue.isArray())
         return c.wrongType(QStringLiteral("model.merges"), "a list", mergesValue);
+    if (scanned) {
+        *merges = std::move(scanned->merges);
+        return true;
+    }
     const QJsonArray list = mergesValue.toArray();
     if (list.size() > kMaxMerges)
         return c.fail(QStringLiteral("model.merges"), QStringLiteral("more than %1 merges").arg(kMaxMerges));
@@ -138,7 +149,8 @@ bool readModelOptions(const JsonContext &c, const QJsonObject &model, const QHas
     return true;
 }
 
-TokenizerPtr readBpe(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, const TokenizerConfigFile &config)
+TokenizerPtr readBpe(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, const TokenizerConfigFile &config,
+                     ScannedModel *scanned)
 {
     BpeVocabulary vocabulary;
     TokenizerSteps steps;
@@ -147,9 +159,12 @@ TokenizerPtr readBpe(const JsonContext &c, const QJsonObject &root, const QJsonO
         return nullptr;
     std::vector<AddedEntry> added;
     std::vector<MergeText> merges;
-    if (!readVocab(c, root, model, &vocabulary.tokens, &added) || !readMerges(c, model, &merges))
+    if (!readVocab(c, root, model, scanned, &vocabulary.tokens, &added) || !readMerges(c, model, scanned, &merges))
         return nullptr;
-    const QHash<QString, int> ids = lookupTable(vocabulary.tokens);
+    vocabulary.index = lookupTable(vocabulary.tokens);
+    const QHash<QString, int> &ids = vocabulary.index;
+    if (ids.size() != vocabulary.tokens.size())
+        return c.fail(QStringLiteral("model.vocab"), QStringLiteral("a token is listed twice")), nullptr;
     if (!readModelOptions(c, model, ids, &vocabulary))
         return nullptr;
     // Byte level when the pre-tokenizer ends in it; SentencePiece's
@@ -221,7 +236,7 @@ TokenizerPtr readWordPiece(const JsonContext &c, const QJsonObject &root, const 
     }
     QStringList vocab;
     std::vector<AddedEntry> addedEntries;
-    if (!readVocab(c, root, model, &vocab, &addedEntries))
+    if (!readVocab(c, root, model, nullptr, &vocab, &addedEntries))
         return nullptr;
     const AddedTokens added = allAdded(addedEntries);
     const QHash<QString, int> ids = lookupTable(vocab);
@@ -248,8 +263,12 @@ TokenizerPtr readWordPiece(const JsonContext &c, const QJsonObject &root, const 
 TokenizerPtr parseTokenizerJson(const QByteArray &json, QString *error, const QString &name, const QByteArray &configJson,
                                 const QString &configName)
 {
+    // The large fields read fast when they can be; Qt's parser reads the
+    // rest, or everything when the scan gives up.
+    ScannedModel scanned;
+    const bool fast = scanTokenizerJson(json, &scanned);
     QJsonObject root;
-    if (!parseJsonObject(json, name, &root, error))
+    if (!parseJsonObject(fast ? scanned.rest : json, name, &root, error))
         return nullptr;
     TokenizerConfigFile config;
     if (!configJson.isNull() && !readTokenizerConfig(configJson, configName, &config, error))
@@ -262,7 +281,7 @@ TokenizerPtr parseTokenizerJson(const QByteArray &json, QString *error, const QS
     }
     const QJsonValue type = model.toObject().value(QStringLiteral("type"));
     if (type.toString() == QLatin1String("BPE"))
-        return readBpe(c, root, model.toObject(), config);
+        return readBpe(c, root, model.toObject(), config, fast ? &scanned : nullptr);
     if (type.toString() == QLatin1String("WordPiece"))
         return readWordPiece(c, root, model.toObject());
     c.fail(QStringLiteral("model.type"), QStringLiteral("expected \"BPE\" or \"WordPiece\", got %1")

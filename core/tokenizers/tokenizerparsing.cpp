@@ -81,18 +81,18 @@ bool idTable(const std::vector<VocabEntry> &entries, const QString &where, QStri
     std::vector<int> owner(size_t(n), -1);
     for (qsizetype i = 0; i < n; ++i) {
         const VocabEntry &e = entries[size_t(i)];
-        const QString at = QStringLiteral("%1: %2: ").arg(where, quoted(e.token));
+        const auto at = [&] { return QStringLiteral("%1: %2: ").arg(where, quoted(e.token)); }; // only for a message
         if (!e.id.isDouble()) {
-            *error = at + QStringLiteral("expected an integer id, got ") + typeName(e.id);
+            *error = at() + QStringLiteral("expected an integer id, got ") + typeName(e.id);
             return false;
         }
         const double d = e.id.toDouble();
         if (d != std::floor(d)) {
-            *error = at + QStringLiteral("expected an integer id, got %1").arg(d);
+            *error = at() + QStringLiteral("expected an integer id, got %1").arg(d);
             return false;
         }
         if (d < 0 || d >= double(n)) {
-            *error = at + QStringLiteral("id %1 out of range (%2 tokens need ids 0 to %3)").arg(std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 6)).arg(n).arg(n - 1);
+            *error = at() + QStringLiteral("id %1 out of range (%2 tokens need ids 0 to %3)").arg(std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 6)).arg(n).arg(n - 1);
             return false;
         }
         int &first = owner[size_t(d)];
@@ -147,16 +147,21 @@ bool resolveMerges(const QHash<QString, int> &ids, const std::vector<MergeText> 
 {
     out->clear();
     out->reserve(merges.size());
+    QString joined;
     for (const MergeText &m : merges) {
-        const QString parts[3] = {m.left, m.right, m.left + m.right};
+        joined.resize(0);
+        joined.append(m.left).append(m.right);
+        const auto left = ids.constFind(m.left), right = ids.constFind(m.right), merged = ids.constFind(joined);
+        const bool found[3] = {left != ids.constEnd(), right != ids.constEnd(), merged != ids.constEnd()};
         for (int k = 0; k < 3; ++k) {
-            if (!ids.contains(parts[k])) {
+            if (!found[k]) {
+                const QString part = k == 0 ? m.left : k == 1 ? m.right : joined;
                 *error = QStringLiteral("%1: %2%3 is not in %4")
-                             .arg(where.arg(m.place), quoted(parts[k]), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
+                             .arg(where.arg(m.place), quoted(part), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
                 return false;
             }
         }
-        out->push_back({ids.value(m.left), ids.value(m.right), ids.value(parts[2])});
+        out->push_back({*left, *right, *merged});
     }
     return true;
 }
