@@ -6,6 +6,7 @@
 
 #include "tokenizers/bpetokenizer.h"
 #include "tokenizers/ggufpretokenizer.h"
+#include "tokenizers/sentencepiecetokenizer.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QFile>
@@ -123,6 +124,79 @@ private slots:
             ++compared;
         }
         QCOMPARE(compared, rows.size() - 1); // the combining accents
+    }
+
+    void sentencePieceByScore()
+    {
+        // Hand-worked: "abc" -> "▁abc"; the pairs that are tokens: ▁a (-3),
+        // ab (-5), bc (-2). bc first (highest), then ▁a; "▁abc" and "abc" are
+        // no tokens: ▁a, bc. A merge list ranked ab before bc would give
+        // ▁a + bc too, but "xab c" shows the order: ab (-5) is the only pair
+        // in "▁xab", so ▁, x, ab; then "▁c".
+        using T = SentencePieceVocabulary::TokenType;
+        SentencePieceVocabulary v;
+        v.tokens = {"<unk>", "<s>", "</s>", "<0x0A>", "<0xC3>", "<0xA9>", "\u2581", "a", "b", "c", "x", "ab", "bc", "\u2581a", "\u2581c"};
+        v.scores = {0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -5, -2, -3, -4};
+        v.types = {T::Unknown, T::Control, T::Control, T::Byte, T::Byte, T::Byte};
+        v.special.unk = 0;
+        v.special.bos = 1;
+        v.special.eos = 2;
+        const SentencePieceTokenizer t(v);
+        QCOMPARE(t.encodeIds("abc"), (std::vector<int>{1, 13, 12}));
+        QCOMPARE(t.encodeIds("xab c"), (std::vector<int>{1, 6, 10, 11, 14}));
+        // é is no token: its two bytes; a typed </s> is found first, and a
+        // space goes in front of the text after it.
+        const std::vector<ModelToken> tokens = t.encode(QStringLiteral("\u00E9</s>a"));
+        QCOMPARE(t.encodeIds(QStringLiteral("\u00E9</s>a")), (std::vector<int>{1, 6, 4, 5, 2, 13}));
+        QCOMPARE(tokens[0], (ModelToken{1, "", "<s>", ModelToken::Role::Special}));
+        QCOMPARE(tokens[2], (ModelToken{4, "\xC3", "<0xC3>", ModelToken::Role::Byte}));
+        QCOMPARE(tokens[5], (ModelToken{13, " a", " a"}));
+        v.addSpacePrefix = false; // Gemma's GGUF files
+        v.addBos = false;
+        QCOMPARE(SentencePieceTokenizer(v).encodeIds("abc"), (std::vector<int>{7, 12}));
+    }
+
+    void sentencePieceOnMistral()
+    {
+        // Mistral's vocabulary with each token scored by the rank of the merge
+        // that makes it (the order Hugging Face's converter gave the merges,
+        // from SentencePiece's scores): the same ids as its tokenizer.json.
+        const QJsonObject root = QJsonDocument::fromJson(readAll(kDir + "/mistral/tokenizer.json").replace("\xEF\xBB\xBF", "\\ufeff")).object();
+        const QJsonObject vocab = root["model"]["vocab"].toObject();
+        SentencePieceVocabulary v;
+        v.tokens.resize(vocab.size());
+        v.scores.assign(size_t(vocab.size()), 0.0f);
+        v.types.assign(size_t(vocab.size()), SentencePieceVocabulary::TokenType::Normal);
+        for (auto it = vocab.begin(); it != vocab.end(); ++it) {
+            v.tokens[it.value().toInt()] = it.key();
+            if (it.key().startsWith("<0x") && it.key().size() == 6)
+                v.types[size_t(it.value().toInt())] = SentencePieceVocabulary::TokenType::Byte;
+        }
+        const QJsonArray merges = root["model"]["merges"].toArray();
+        for (int rank = 0; rank < merges.size(); ++rank) {
+            const QStringList pair = merges[rank].toString().split(' ');
+            const int id = vocab.value(pair[0] + pair[1]).toInt();
+            if (v.scores[size_t(id)] == 0.0f)
+                v.scores[size_t(id)] = -float(rank) - 1;
+        }
+        for (const int id : {0, 1, 2})
+            v.types[size_t(id)] = SentencePieceVocabulary::TokenType::Control;
+        v.special.unk = 0;
+        v.special.bos = 1;
+        v.special.eos = 2;
+        const SentencePieceTokenizer t(v);
+        int same = 0;
+        const QJsonArray rows = QJsonDocument::fromJson(readAll(kDir + "/expected_hf.json")).object()["mistral"].toArray();
+        for (const QJsonValue &row : rows) {
+            std::vector<int> ids;
+            for (const QJsonValue &id : row["ids"].toArray())
+                ids.push_back(id.toInt());
+            if (t.encodeIds(row["text"].toString()) == ids)
+                ++same;
+            else
+                qInfo() << "differs:" << row["text"].toString();
+        }
+        QCOMPARE(same, rows.size());
     }
 
     void defaultIsNotGpt2()
