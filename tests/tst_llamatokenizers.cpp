@@ -200,8 +200,9 @@ private slots:
         const TokenizerPtr t = loadTokenizerFromFolder(dir.path(), "qwen2", &error);
         const qint64 ms = timer.elapsed();
         QVERIFY2(t, qPrintable(error));
+        // A figure to read, not to assert: the suites run it beside other
+        // tests and under the sanitizers (about 0.35 s of CPU here alone).
         qInfo("Qwen 3's tokenizer.json (151,669 tokens, 151,387 merges) loaded in %lld ms", ms);
-        QVERIFY2(ms < 3000, "far slower than it measured (about 0.5 s here)");
         QCOMPARE(t->vocabSize(), 151669);
         QCOMPARE(t->specialIds().bos, -1);
         QCOMPARE(t->specialIds().eos, 151645); // <|im_end|>
