@@ -75,7 +75,9 @@ std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn
         *error = QStringLiteral("--text: %1").arg(unknown);
         return std::nullopt;
     }
-    const int content = int(out.ids.size()) - (config.family == attn::ModelFamily::Bert ? 2 : 0);
+    // Tokens of the text itself: not BERT's [CLS]/[SEP] or a BOS the
+    // tokenizer adds, which stand for none of its bytes.
+    const auto content = std::count_if(tokens.begin(), tokens.end(), [](const attn::ModelToken &t) { return !t.bytes.isEmpty(); });
     if (content <= 0) {
         *error = QStringLiteral("--text gives no tokens, only white space");
         return std::nullopt;

@@ -177,7 +177,7 @@ private slots:
         QCOMPARE(ids, (std::vector<int>{15496, 50256, 6894}));
         const std::vector<ModelToken> t = m_gpt2->encode(QStringLiteral("<|endoftext|>"));
         QCOMPARE(t.size(), size_t(1));
-        QCOMPARE(t[0], (ModelToken{50256, "<|endoftext|>", QStringLiteral("<|endoftext|>")}));
+        QCOMPARE(t[0], (ModelToken{50256, "<|endoftext|>", QStringLiteral("<|endoftext|>"), ModelToken::Role::Special}));
     }
 
     void loneSurrogate()
@@ -248,8 +248,11 @@ private slots:
         const TokenizerPtr t = loadTokenizerFromFolder(kDir + "/gpt2", "gpt2", &error);
         QVERIFY2(t, qPrintable(error));
         QCOMPARE(t->encodeIds("Hello world"), (std::vector<int>{15496, 995}));
+        QVERIFY(!loadTokenizerFromFolder(kDir + "/gpt2", "t5", &error));
+        QCOMPARE(error, QStringLiteral("gpt2: no tokenizer for model_type \"t5\" (expected \"gpt2\", \"bert\" or one of llama, "
+                                       "mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, gemma3, phi3)"));
         QVERIFY(!loadTokenizerFromFolder(kDir + "/gpt2", "llama", &error));
-        QCOMPARE(error, QStringLiteral("gpt2: no tokenizer for model_type \"llama\" (expected \"gpt2\" or \"bert\")"));
+        QCOMPARE(error, QStringLiteral("gpt2: no tokenizer: expected tokenizer.json"));
         QVERIFY(!loadTokenizerFromFolder(kDir + "/llama.cpp", "gpt2", &error));
         QCOMPARE(error, QStringLiteral("llama.cpp: no tokenizer: expected vocab.json and merges.txt, or tokenizer.json"));
     }
@@ -325,9 +328,8 @@ private slots:
         QTest::newRow("unigram") << QByteArray("{\"model\": {\"type\": \"Unigram\"}}")
                                  << "tokenizer.json: model.type: expected \"BPE\" or \"WordPiece\", got \"Unigram\"";
         QTest::newRow("other pre-tokenizer") << QByteArray("{\"model\": {\"type\": \"BPE\"}, \"pre_tokenizer\": {\"type\": \"Whitespace\"}}")
-                                             << "tokenizer.json: pre_tokenizer: only GPT-2's ByteLevel pre-tokenizer is supported, got \"Whitespace\"";
-        QTest::newRow("prefix space") << QByteArray("{\"model\": {\"type\": \"BPE\"}, \"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": true}}")
-                                      << "tokenizer.json: pre_tokenizer.add_prefix_space: true is not supported";
+                                             << "tokenizer.json: pre_tokenizer.type: \"Whitespace\" is not supported (expected \"ByteLevel\", "
+                                                "\"Split\", \"Metaspace\", \"Digits\", \"Sequence\")";
         QTest::newRow("vocab a list") << QByteArray("{\"model\": {\"type\": \"BPE\", \"vocab\": []}, " + pre + "}")
                                       << "tokenizer.json: model.vocab: expected an object of token -> id, got a list";
         QTest::newRow("added id clash") << QByteArray("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}}, " + pre

@@ -83,8 +83,8 @@ private slots:
         for (const attn::ModelToken &t : f.model()->tokens())
             ids.push_back(t.id);
         QCOMPARE(ids, fixtures::ids(fixtures::expected("gpt2").value(QLatin1String("token_ids"))));
-        QCOMPARE(f.window.chips()->toolTips().value(1), QStringLiteral("“ cat” · id 17"));
-        QCOMPARE(f.window.chips()->toolTips().value(3), QStringLiteral("“<|endoftext|>” · id 28"));
+        QCOMPARE(f.window.chips()->toolTips().value(1), QStringLiteral("“\u2423cat” · id 17"));
+        QCOMPARE(f.window.chips()->toolTips().value(3), QStringLiteral("“<|endoftext|>” · id 28 · a special token"));
         QCOMPARE(f.doc.tokenCount(), 7);
         QCOMPARE(f.doc.headCount(), 3);
 
@@ -273,7 +273,7 @@ private slots:
         f.type(QStringLiteral("the cat"));
         QVERIFY(f.idle());
         QCOMPARE(f.window.chips()->toolTips(), QStringList({QStringLiteral("“the” · id 3"),
-                                                            QStringLiteral("“ cat” · id 17")}));
+                                                            QStringLiteral("“\u2423cat” · id 17")}));
         // Several texts in a row: the last one wins.
         f.type(QStringLiteral("a"));
         f.type(QStringLiteral("the"));

@@ -1,6 +1,20 @@
 #include "addedtokens.h"
 
 namespace attn {
+namespace {
+
+// Rust regex's \w: letters, marks, digits and connector punctuation.
+bool isWordChar(const QString &text, qsizetype i)
+{
+    const char32_t c = text[i].isLowSurrogate() && i > 0 && text[i - 1].isHighSurrogate()
+        ? QChar::surrogateToUcs4(text[i - 1], text[i])
+        : text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()
+        ? QChar::surrogateToUcs4(text[i], text[i + 1])
+        : text[i].unicode();
+    return QChar::isLetterOrNumber(c) || QChar::isMark(c) || QChar::category(c) == QChar::Punctuation_Connector;
+}
+
+} // namespace
 
 void AddedTokens::add(const Entry &entry)
 {
@@ -29,23 +43,15 @@ std::vector<AddedTokens::Segment> AddedTokens::split(const QString &text) const
     std::vector<Segment> out;
     if (m_entries.empty()) {
         if (!text.isEmpty())
-            out.push_back({text, -1});
+            out.push_back({text, -1, 0});
         return out;
     }
     // Ordinary text between matches; whitespace next to an lstrip/rstrip
-    // token is dropped from it.
+    // token goes with the token.
     qsizetype plainStart = 0;
-    bool stripNextLeft = false;
-    auto flushPlain = [&](qsizetype end, bool stripRight) {
-        qsizetype from = plainStart, to = end;
-        if (stripNextLeft)
-            while (from < to && text[from].isSpace())
-                ++from;
-        if (stripRight)
-            while (to > from && text[to - 1].isSpace())
-                --to;
-        if (to > from)
-            out.push_back({text.mid(from, to - from), -1});
+    const auto flushPlain = [&](qsizetype end) {
+        if (end > plainStart)
+            out.push_back({text.mid(plainStart, end - plainStart), -1, plainStart});
     };
     const qsizetype n = text.size();
     qsizetype i = 0;
@@ -68,12 +74,24 @@ std::vector<AddedTokens::Segment> AddedTokens::split(const QString &text) const
             continue;
         }
         const Entry &e = m_entries[size_t(found)];
-        flushPlain(i, e.lstrip);
-        out.push_back({e.content, e.id});
-        stripNextLeft = e.rstrip;
-        i = plainStart = foundEnd;
+        // A single-word token touching a word character is no match; the
+        // search goes on after it, as the automaton's does.
+        if (e.singleWord && ((i > 0 && isWordChar(text, i - 1)) || (foundEnd < n && isWordChar(text, foundEnd)))) {
+            i = foundEnd;
+            continue;
+        }
+        qsizetype start = i, end = foundEnd;
+        if (e.lstrip)
+            while (start > plainStart && text[start - 1].isSpace())
+                --start;
+        if (e.rstrip)
+            while (end < n && text[end].isSpace())
+                ++end;
+        flushPlain(start);
+        out.push_back({e.content, e.id, start});
+        i = plainStart = end;
     }
-    flushPlain(n, false);
+    flushPlain(n);
     return out;
 }
 

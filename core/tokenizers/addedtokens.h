@@ -1,6 +1,8 @@
 #pragma once
-// Special tokens typed in the text ("<|endoftext|>", "[MASK]"): found before
-// any other step so they are never split, as Hugging Face's added tokens are.
+// Added and special tokens typed in the text ("<|endoftext|>", "<s>",
+// "[MASK]"): found before any other step so they are never split, as Hugging
+// Face's added vocabulary does (added_vocabulary.rs): the leftmost match
+// first, the longest at that place.
 
 #include <QHash>
 #include <QString>
@@ -15,21 +17,23 @@ public:
     {
         QString content;
         int id = -1;
-        bool lstrip = false; // swallows the whitespace on its left
-        bool rstrip = false; // and on its right
+        bool lstrip = false;     // swallows the whitespace on its left
+        bool rstrip = false;     // and on its right
+        bool singleWord = false; // only where no word character touches it
     };
-    // A run of ordinary text (id -1), or one added token.
+    // A run of ordinary text (id -1), or one added token; `start` is where it
+    // begins in the text split.
     struct Segment
     {
         QString text;
         int id = -1;
+        qsizetype start = 0;
     };
 
     // Empty contents are ignored; the first entry with a content wins.
     void add(const Entry &entry);
     bool isEmpty() const { return m_entries.empty(); }
-    // Leftmost match first, then the longest at that place. Ordinary runs
-    // that end up empty are left out.
+    // Ordinary runs that end up empty are left out.
     std::vector<Segment> split(const QString &text) const;
 
 private:

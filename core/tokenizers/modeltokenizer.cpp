@@ -59,7 +59,13 @@ QString displayTextForBytes(const QByteArray &bytes)
             out += QLatin1String("\\x") + QString::number(uchar(bytes[i]), 16).toUpper().rightJustified(2, QLatin1Char('0'));
             ++i;
         } else {
-            out += QString::fromUtf8(bytes.constData() + i, n);
+            // Decoded by hand: QString::fromUtf8 drops a U+FEFF as a byte-order mark.
+            const auto at = [&](qsizetype k) { return char32_t(uchar(bytes[i + k])); };
+            const char32_t c = n == 1 ? at(0)
+                : n == 2 ? (at(0) & 0x1F) << 6 | (at(1) & 0x3F)
+                : n == 3 ? (at(0) & 0x0F) << 12 | (at(1) & 0x3F) << 6 | (at(2) & 0x3F)
+                         : (at(0) & 0x07) << 18 | (at(1) & 0x3F) << 12 | (at(2) & 0x3F) << 6 | (at(3) & 0x3F);
+            out += QString::fromUcs4(&c, 1);
             i += n;
         }
     }

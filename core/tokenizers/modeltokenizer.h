@@ -1,7 +1,7 @@
 #pragma once
-// What a pretrained model's tokenizer (GPT-2's byte-level BPE, BERT's
-// WordPiece) gives for a text: vocabulary ids with the bytes and the text
-// each one stands for.
+// What a pretrained model's tokenizer (byte-pair encodings of GPT-2, Llama,
+// Qwen, Mistral, Gemma; BERT's WordPiece) gives for a text: vocabulary ids
+// with the bytes and the text each one stands for.
 
 #include <QByteArray>
 #include <QString>
@@ -12,17 +12,29 @@ namespace attn {
 // One token of a model's vocabulary, as found in a text.
 struct ModelToken
 {
+    // Text: a piece of the user's words. Special: a control token (BOS,
+    // "<|endoftext|>", [CLS]), typed or added by the tokenizer. Byte: a
+    // SentencePiece byte-fallback token standing for one byte ("<0xE2>").
+    enum class Role : quint8 { Text, Special, Byte };
+
     int id = -1;
     // The UTF-8 bytes of the input this token stands for. A GPT-2 piece can be
     // part of a character (an emoji split in two); a BERT piece covers the
     // normalised text (lower-cased, accents stripped) without its "##", an
-    // [UNK] the whole word; the [CLS] and [SEP] that encode() adds cover none.
+    // [UNK] the whole word; a SentencePiece piece its text with "▁" as a
+    // space, a byte token its byte; the BOS, [CLS] and [SEP] that encode()
+    // adds cover none.
     QByteArray bytes;
-    // What a chip shows: " world" (not "Ġworld"), "##ing", "[CLS]". Bytes
-    // that are not a whole UTF-8 character are written as \xF0 escapes.
+    // What a chip shows: " world" (not "Ġworld" or "▁world"), "##ing",
+    // "[CLS]", "<s>", a byte token's own name "<0xE2>". Bytes that are not a
+    // whole UTF-8 character are written as \xF0 escapes.
     QString text;
+    Role role = Role::Text;
 
-    bool operator==(const ModelToken &o) const { return id == o.id && bytes == o.bytes && text == o.text; }
+    bool operator==(const ModelToken &o) const
+    {
+        return id == o.id && bytes == o.bytes && text == o.text && role == o.role;
+    }
 };
 
 // Ids of the special tokens; -1 where the vocabulary has none. GPT-2's

@@ -3,10 +3,13 @@
 #include "tokenizerloader.h"
 
 #include "bpetokenizer.h"
+#include "tokenizerjsonscan.h"
+#include "tokenizerjsonsteps.h"
 #include "tokenizerparsing.h"
 #include "wordpiecetokenizer.h"
 
 #include <QJsonArray>
+#include <QSet>
 #include <cmath>
 
 namespace attn {
@@ -15,37 +18,37 @@ using namespace tokenizerparsing;
 
 namespace {
 
-struct Context
+// An added token as tokenizer.json lists it.
+struct AddedEntry
 {
-    QString name; // the file name, first in every message
-    QString *error;
-
-    bool fail(const QString &path, const QString &message) const
-    {
-        *error = QStringLiteral("%1: %2: %3").arg(name, path, message);
-        return false;
-    }
-    bool wrongType(const QString &path, const char *expected, const QJsonValue &v) const
-    {
-        return fail(path, QStringLiteral("expected %1, got %2").arg(QLatin1String(expected), typeName(v)));
-    }
+    AddedTokens::Entry entry;
+    bool normalized = false;
+    bool special = false;
 };
 
+bool isId(const QJsonValue &v)
+{
+    const double d = v.toDouble(-1);
+    return v.isDouble() && d >= 0 && d <= 2147483647.0 && d == std::floor(d);
+}
+
 // model.vocab plus the added tokens (which may extend it) as one id table.
-bool readVocab(const Context &c, const QJsonObject &root, const QJsonObject &model, QStringList *vocab, AddedTokens *added,
-               QHash<QString, int> *addedIds)
+bool readVocab(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, ScannedModel *scanned,
+               QStringList *vocab, std::vector<AddedEntry> *added)
 {
     const QJsonValue vocabValue = model.value(QStringLiteral("vocab"));
     if (!vocabValue.isObject())
         return c.wrongType(QStringLiteral("model.vocab"), "an object of token -> id", vocabValue);
-    std::vector<VocabEntry> entries = entriesOf(vocabValue.toObject());
+    std::vector<VocabEntry> entries = scanned ? std::move(scanned->vocab) : entriesOf(vocabValue.toObject());
+    // The vocabulary's token of each id the added tokens use (few).
     QHash<qint64, QString> byId;
-    const auto isId = [](const QJsonValue &v) {
-        const double d = v.toDouble(-1);
-        return v.isDouble() && d >= 0 && d <= 2147483647.0 && d == std::floor(d);
-    };
+    const QJsonArray addedIdsList = root.value(QStringLiteral("added_tokens")).toArray();
+    QSet<qint64> wanted;
+    for (const QJsonValue &t : addedIdsList)
+        if (isId(t.toObject().value(QStringLiteral("id"))))
+            wanted.insert(qint64(t.toObject().value(QStringLiteral("id")).toDouble()));
     for (const VocabEntry &e : entries)
-        if (isId(e.id))
+        if (!wanted.isEmpty() && isId(e.id) && wanted.contains(qint64(e.id.toDouble())))
             byId.insert(qint64(e.id.toDouble()), e.token);
 
     const QJsonValue list = root.value(QStringLiteral("added_tokens"));
@@ -63,6 +66,12 @@ bool readVocab(const Context &c, const QJsonObject &root, const QJsonObject &mod
             return c.wrongType(path + QStringLiteral(".content"), "a non-empty string", content);
         if (!isId(id))
             return c.wrongType(path + QStringLiteral(".id"), "an id (an integer from 0)", id);
+        AddedEntry a;
+        if (!c.optionalBool(t, path, "special", false, &a.special) || !c.optionalBool(t, path, "lstrip", false, &a.entry.lstrip)
+            || !c.optionalBool(t, path, "rstrip", false, &a.entry.rstrip)
+            || !c.optionalBool(t, path, "single_word", false, &a.entry.singleWord)
+            || !c.optionalBool(t, path, "normalized", !a.special, &a.normalized))
+            return false;
         const qint64 n = qint64(id.toDouble());
         const QString text = withoutLoneSurrogates(content.toString());
         if (byId.contains(n) && byId.value(n) != text)
@@ -71,52 +80,35 @@ bool readVocab(const Context &c, const QJsonObject &root, const QJsonObject &mod
             byId.insert(n, text);
             entries.push_back({text, id});
         }
-        added->add({text, int(n), t.value(QStringLiteral("lstrip")).toBool(), t.value(QStringLiteral("rstrip")).toBool()});
-        addedIds->insert(text, int(n));
+        a.entry.content = text;
+        a.entry.id = int(n);
+        added->push_back(a);
     }
     return idTable(entries, c.name + QStringLiteral(": model.vocab"), vocab, c.error);
 }
 
-TokenizerPtr readBpe(const Context &c, const QJsonObject &root, const QJsonObject &model)
+AddedTokens allAdded(const std::vector<AddedEntry> &added)
 {
-    const QJsonValue pre = root.value(QStringLiteral("pre_tokenizer"));
-    const QJsonObject preObject = pre.toObject();
-    if (preObject.value(QStringLiteral("type")).toString() != QLatin1String("ByteLevel")) {
-        c.fail(QStringLiteral("pre_tokenizer"), QStringLiteral("only GPT-2's ByteLevel pre-tokenizer is supported, got %1")
-                                                    .arg(pre.isObject() ? quoted(preObject.value(QStringLiteral("type")).toString()) : typeName(pre)));
-        return nullptr;
-    }
-    if (preObject.value(QStringLiteral("add_prefix_space")).toBool()) {
-        c.fail(QStringLiteral("pre_tokenizer.add_prefix_space"), QStringLiteral("true is not supported"));
-        return nullptr;
-    }
-    for (const char *key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
-        const QJsonValue v = model.value(QLatin1String(key));
-        if (!v.isUndefined() && !v.isNull() && !(v.isString() && v.toString().isEmpty())) {
-            c.fail(QStringLiteral("model.") + QLatin1String(key), QStringLiteral("not supported for byte-level BPE"));
-            return nullptr;
-        }
-    }
-    QStringList vocab;
-    AddedTokens added;
-    QHash<QString, int> addedIds;
-    if (!readVocab(c, root, model, &vocab, &added, &addedIds))
-        return nullptr;
+    AddedTokens out;
+    for (const AddedEntry &a : added)
+        out.add(a.entry);
+    return out;
+}
 
+bool readMerges(const JsonContext &c, const QJsonObject &model, ScannedModel *scanned, std::vector<MergeText> *merges)
+{
     const QJsonValue mergesValue = model.value(QStringLiteral("merges"));
-    if (!mergesValue.isArray()) {
-        c.wrongType(QStringLiteral("model.merges"), "a list", mergesValue);
-        return nullptr;
+    if (!mergesValue.isArray())
+        return c.wrongType(QStringLiteral("model.merges"), "a list", mergesValue);
+    if (scanned) {
+        *merges = std::move(scanned->merges);
+        return true;
     }
     const QJsonArray list = mergesValue.toArray();
-    if (list.size() > kMaxMerges) {
-        c.fail(QStringLiteral("model.merges"), QStringLiteral("more than %1 merges").arg(kMaxMerges));
-        return nullptr;
-    }
-    std::vector<MergeText> merges;
-    merges.reserve(size_t(list.size()));
+    if (list.size() > kMaxMerges)
+        return c.fail(QStringLiteral("model.merges"), QStringLiteral("more than %1 merges").arg(kMaxMerges));
+    merges->reserve(size_t(list.size()));
     for (qsizetype i = 0; i < list.size(); ++i) {
-        const QString where = QStringLiteral("%1: model.merges[%2]").arg(c.name).arg(i);
         const QJsonValue v = list[i];
         QStringList parts;
         if (v.isString()) {
@@ -124,23 +116,86 @@ TokenizerPtr readBpe(const Context &c, const QJsonObject &root, const QJsonObjec
         } else if (v.isArray() && v.toArray().size() == 2 && v.toArray()[0].isString() && v.toArray()[1].isString()) {
             parts = QStringList{v.toArray()[0].toString(), v.toArray()[1].toString()};
         }
-        if (parts.size() != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-            *c.error = where + QStringLiteral(": expected \"a b\" or [\"a\", \"b\"], got ")
-                + (v.isString() ? quoted(v.toString()) : typeName(v));
-            return nullptr;
-        }
-        merges.push_back({parts[0], parts[1], i});
+        if (parts.size() != 2 || parts[0].isEmpty() || parts[1].isEmpty())
+            return c.fail(QStringLiteral("model.merges[%1]").arg(i), QStringLiteral("expected \"a b\" or [\"a\", \"b\"], got ")
+                                                                       + (v.isString() ? quoted(v.toString()) : typeName(v)));
+        merges->push_back({parts[0], parts[1], i});
     }
-    std::array<int, 256> byteIds{};
-    std::vector<BpeTokenizer::Merge> resolved;
-    if (!buildBpe(vocab, merges, c.name + QStringLiteral(": model.merges[%1]"), QStringLiteral("model.vocab"), &byteIds, &resolved, c.error))
-        return nullptr;
-    SpecialTokenIds special;
-    special.bos = special.eos = addedIds.value(QStringLiteral("<|endoftext|>"), -1);
-    return std::make_shared<BpeTokenizer>(vocab, byteIds, resolved, added, special);
+    return true;
 }
 
-TokenizerPtr readWordPiece(const Context &c, const QJsonObject &root, const QJsonObject &model)
+// The model's options (models/bpe/serialization.rs). Dropout would make the
+// tokens random; a subword prefix or suffix is not used by these models.
+bool readModelOptions(const JsonContext &c, const QJsonObject &model, const QHash<QString, int> &ids, BpeVocabulary *v)
+{
+    const QJsonValue dropout = model.value(QStringLiteral("dropout"));
+    if (!dropout.isUndefined() && !dropout.isNull() && !(dropout.isDouble() && dropout.toDouble() == 0))
+        return c.fail(QStringLiteral("model.dropout"), QStringLiteral("random merges (dropout) are not supported"));
+    for (const char *key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
+        const QJsonValue x = model.value(QLatin1String(key));
+        if (!x.isUndefined() && !x.isNull() && !(x.isString() && x.toString().isEmpty()))
+            return c.fail(QStringLiteral("model.") + QLatin1String(key), QStringLiteral("not supported"));
+    }
+    const QString path = QStringLiteral("model");
+    QString unk;
+    if (!c.optionalBool(model, path, "ignore_merges", false, &v->ignoreMerges) || !c.optionalBool(model, path, "byte_fallback", false, &v->byteFallback)
+        || !c.optionalBool(model, path, "fuse_unk", false, &v->fuseUnknown) || !c.optionalString(model, path, "unk_token", &unk))
+        return false;
+    if (!unk.isEmpty()) {
+        v->unknownId = ids.value(unk, -1);
+        if (v->unknownId < 0)
+            return c.fail(QStringLiteral("model.unk_token"), QStringLiteral("%1 is not in model.vocab").arg(quoted(unk)));
+    }
+    return true;
+}
+
+TokenizerPtr readBpe(const JsonContext &c, const QJsonObject &root, const QJsonObject &model, const TokenizerConfigFile &config,
+                     ScannedModel *scanned)
+{
+    BpeVocabulary vocabulary;
+    TokenizerSteps steps;
+    if (!readNormalizer(c, root.value(QStringLiteral("normalizer")), QStringLiteral("normalizer"), &steps.normalizer)
+        || !readPreTokenizer(c, root.value(QStringLiteral("pre_tokenizer")), QStringLiteral("pre_tokenizer"), &steps.preTokenizer))
+        return nullptr;
+    std::vector<AddedEntry> added;
+    std::vector<MergeText> merges;
+    if (!readVocab(c, root, model, scanned, &vocabulary.tokens, &added) || !readMerges(c, model, scanned, &merges))
+        return nullptr;
+    vocabulary.index = lookupTable(vocabulary.tokens);
+    const QHash<QString, int> &ids = vocabulary.index;
+    if (ids.size() != vocabulary.tokens.size())
+        return c.fail(QStringLiteral("model.vocab"), QStringLiteral("a token is listed twice")), nullptr;
+    if (!readModelOptions(c, model, ids, &vocabulary))
+        return nullptr;
+    // Byte level when the pre-tokenizer ends in it; SentencePiece's
+    // characters otherwise.
+    vocabulary.alphabet = steps.preTokenizer.hasByteLevel() ? BpeVocabulary::Alphabet::Bytes : BpeVocabulary::Alphabet::Characters;
+    std::array<int, 256> byteIds{};
+    if (vocabulary.alphabet == BpeVocabulary::Alphabet::Bytes
+        && !checkByteAlphabet(ids, c.name + QStringLiteral(": model.vocab"), &byteIds, c.error))
+        return nullptr;
+    if (!resolveMerges(ids, merges, c.name + QStringLiteral(": model.merges[%1]"), QStringLiteral("model.vocab"), &vocabulary.merges, c.error))
+        return nullptr;
+    for (const AddedEntry &a : added) {
+        AddedTokens::Entry e = a.entry;
+        if (a.normalized) {
+            e.content = steps.normalizer.apply(e.content);
+            steps.addedNormalized.add(e);
+        } else {
+            steps.added.add(e);
+        }
+        steps.addedIds.insert(e.id, a.special);
+    }
+    PostTemplate fromJson;
+    if (!readPostProcessor(c, root.value(QStringLiteral("post_processor")), QStringLiteral("post_processor"),
+                           int(vocabulary.tokens.size()), &fromJson)
+        || !applyTokenizerConfig(config, ids, fromJson, &steps, c.error))
+        return nullptr;
+    steps.special.unk = vocabulary.unknownId;
+    return std::make_shared<BpeTokenizer>(std::move(vocabulary), std::move(steps));
+}
+
+TokenizerPtr readWordPiece(const JsonContext &c, const QJsonObject &root, const QJsonObject &model)
 {
     BasicTokenizerOptions options;
     options.lowerCase = false;
@@ -180,10 +235,10 @@ TokenizerPtr readWordPiece(const Context &c, const QJsonObject &root, const QJso
         return nullptr;
     }
     QStringList vocab;
-    AddedTokens added;
-    QHash<QString, int> addedIds;
-    if (!readVocab(c, root, model, &vocab, &added, &addedIds))
+    std::vector<AddedEntry> addedEntries;
+    if (!readVocab(c, root, model, nullptr, &vocab, &addedEntries))
         return nullptr;
+    const AddedTokens added = allAdded(addedEntries);
     const QHash<QString, int> ids = lookupTable(vocab);
     SpecialTokenIds special;
     const QString unkName = unk.toString(QStringLiteral("[UNK]"));
@@ -205,12 +260,20 @@ TokenizerPtr readWordPiece(const Context &c, const QJsonObject &root, const QJso
 
 } // namespace
 
-TokenizerPtr parseTokenizerJson(const QByteArray &json, QString *error, const QString &name)
+TokenizerPtr parseTokenizerJson(const QByteArray &json, QString *error, const QString &name, const QByteArray &configJson,
+                                const QString &configName)
 {
+    // The large fields read fast when they can be; Qt's parser reads the
+    // rest, or everything when the scan gives up.
+    ScannedModel scanned;
+    const bool fast = scanTokenizerJson(json, &scanned);
     QJsonObject root;
-    if (!parseJsonObject(json, name, &root, error))
+    if (!parseJsonObject(fast ? scanned.rest : json, name, &root, error))
         return nullptr;
-    const Context c{name, error};
+    TokenizerConfigFile config;
+    if (!configJson.isNull() && !readTokenizerConfig(configJson, configName, &config, error))
+        return nullptr;
+    const JsonContext c{name, error};
     const QJsonValue model = root.value(QStringLiteral("model"));
     if (!model.isObject()) {
         c.wrongType(QStringLiteral("model"), "an object", model);
@@ -218,7 +281,7 @@ TokenizerPtr parseTokenizerJson(const QByteArray &json, QString *error, const QS
     }
     const QJsonValue type = model.toObject().value(QStringLiteral("type"));
     if (type.toString() == QLatin1String("BPE"))
-        return readBpe(c, root, model.toObject());
+        return readBpe(c, root, model.toObject(), config, fast ? &scanned : nullptr);
     if (type.toString() == QLatin1String("WordPiece"))
         return readWordPiece(c, root, model.toObject());
     c.fail(QStringLiteral("model.type"), QStringLiteral("expected \"BPE\" or \"WordPiece\", got %1")

@@ -226,13 +226,19 @@ TokenizerPtr loadBertTokenizer(const QString &vocabTxtPath, const QString &confi
     return parseBertTokenizer(vocab, config, error, QFileInfo(vocabTxtPath).fileName(), QFileInfo(configJsonPath).fileName());
 }
 
-TokenizerPtr loadTokenizerJson(const QString &path, QString *error)
+TokenizerPtr loadTokenizerJson(const QString &path, QString *error, const QString &configPath)
 {
-    QByteArray json;
+    QByteArray json, config;
     if (!readTokenizerFile(path, &json, error))
         return nullptr;
-    return parseTokenizerJson(json, error, QFileInfo(path).fileName());
+    if (!configPath.isEmpty() && !readTokenizerFile(configPath, &config, error))
+        return nullptr;
+    return parseTokenizerJson(json, error, QFileInfo(path).fileName(), config, QFileInfo(configPath).fileName());
 }
+
+const QStringList kTokenizerJsonModelTypes = {
+    QStringLiteral("llama"), QStringLiteral("mistral"), QStringLiteral("qwen2"), QStringLiteral("qwen3"), QStringLiteral("gemma"),
+    QStringLiteral("gemma2"), QStringLiteral("gemma3_text"), QStringLiteral("gemma3"), QStringLiteral("phi3")};
 
 TokenizerPtr loadTokenizerFromFolder(const QString &dir, const QString &modelType, QString *error)
 {
@@ -258,11 +264,19 @@ TokenizerPtr loadTokenizerFromFolder(const QString &dir, const QString &modelTyp
             *error = folderName + QStringLiteral(": no tokenizer: expected vocab.txt or tokenizer.json");
             return nullptr;
         }
+    } else if (kTokenizerJsonModelTypes.contains(modelType)) {
+        expected = ModelTokenizer::Kind::BytePairEncoding;
+        if (!has("tokenizer.json")) {
+            *error = folderName + QStringLiteral(": no tokenizer: expected tokenizer.json");
+            return nullptr;
+        }
     } else {
-        *error = QStringLiteral("%1: no tokenizer for model_type %2 (expected \"gpt2\" or \"bert\")").arg(folderName, quoted(modelType));
+        *error = QStringLiteral("%1: no tokenizer for model_type %2 (expected \"gpt2\", \"bert\" or one of %3)")
+                     .arg(folderName, quoted(modelType), kTokenizerJsonModelTypes.join(QStringLiteral(", ")));
         return nullptr;
     }
-    tokenizer = loadTokenizerJson(path("tokenizer.json"), error);
+    tokenizer = loadTokenizerJson(path("tokenizer.json"), error,
+                                  has("tokenizer_config.json") ? path("tokenizer_config.json") : QString());
     if (tokenizer && tokenizer->kind() != expected) {
         *error = QStringLiteral("tokenizer.json: model.type: expected %1 for a %2 model")
                      .arg(expected == ModelTokenizer::Kind::WordPiece ? QStringLiteral("\"WordPiece\"") : QStringLiteral("\"BPE\""), modelType);

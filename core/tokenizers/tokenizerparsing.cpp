@@ -34,8 +34,18 @@ bool parseJsonObject(const QByteArray &json, const QString &name, QJsonObject *o
         *error = name + QStringLiteral(": empty");
         return false;
     }
+    // Qt's parser drops a U+FEFF that starts a string (a byte-order mark, it
+    // thinks), and Mistral's vocabulary has that character as a token:
+    // written as an escape, it is kept.
+    QByteArray text = json;
+    const QByteArray bom("\xEF\xBB\xBF");
+    if (text.contains(bom)) {
+        if (text.startsWith(bom))
+            text.remove(0, 3);
+        text.replace(bom, QByteArray("\\ufeff"));
+    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         *error = QStringLiteral("%1: not valid JSON at byte %2: %3").arg(name).arg(parseError.offset).arg(parseError.errorString());
         return false;
@@ -71,18 +81,18 @@ bool idTable(const std::vector<VocabEntry> &entries, const QString &where, QStri
     std::vector<int> owner(size_t(n), -1);
     for (qsizetype i = 0; i < n; ++i) {
         const VocabEntry &e = entries[size_t(i)];
-        const QString at = QStringLiteral("%1: %2: ").arg(where, quoted(e.token));
+        const auto at = [&] { return QStringLiteral("%1: %2: ").arg(where, quoted(e.token)); }; // only for a message
         if (!e.id.isDouble()) {
-            *error = at + QStringLiteral("expected an integer id, got ") + typeName(e.id);
+            *error = at() + QStringLiteral("expected an integer id, got ") + typeName(e.id);
             return false;
         }
         const double d = e.id.toDouble();
         if (d != std::floor(d)) {
-            *error = at + QStringLiteral("expected an integer id, got %1").arg(d);
+            *error = at() + QStringLiteral("expected an integer id, got %1").arg(d);
             return false;
         }
         if (d < 0 || d >= double(n)) {
-            *error = at + QStringLiteral("id %1 out of range (%2 tokens need ids 0 to %3)").arg(std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 6)).arg(n).arg(n - 1);
+            *error = at() + QStringLiteral("id %1 out of range (%2 tokens need ids 0 to %3)").arg(std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 6)).arg(n).arg(n - 1);
             return false;
         }
         int &first = owner[size_t(d)];
@@ -114,6 +124,11 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
               std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error)
 {
     const QHash<QString, int> ids = lookupTable(vocab);
+    return checkByteAlphabet(ids, vocabName, byteIds, error) && resolveMerges(ids, merges, where, vocabName, out, error);
+}
+
+bool checkByteAlphabet(const QHash<QString, int> &ids, const QString &vocabName, std::array<int, 256> *byteIds, QString *error)
+{
     for (int b = 0; b < 256; ++b) {
         const QString symbol{QChar(bytelevel::byteToChar(uchar(b)))};
         const auto it = ids.constFind(symbol);
@@ -124,20 +139,82 @@ bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, co
         }
         (*byteIds)[size_t(b)] = *it;
     }
+    return true;
+}
+
+bool resolveMerges(const QHash<QString, int> &ids, const std::vector<MergeText> &merges, const QString &where,
+                   const QString &vocabName, std::vector<BpeTokenizer::Merge> *out, QString *error)
+{
     out->clear();
     out->reserve(merges.size());
+    QString joined;
     for (const MergeText &m : merges) {
-        const QString parts[3] = {m.left, m.right, m.left + m.right};
+        joined.resize(0);
+        joined.append(m.left).append(m.right);
+        const auto left = ids.constFind(m.left), right = ids.constFind(m.right), merged = ids.constFind(joined);
+        const bool found[3] = {left != ids.constEnd(), right != ids.constEnd(), merged != ids.constEnd()};
         for (int k = 0; k < 3; ++k) {
-            if (!ids.contains(parts[k])) {
+            if (!found[k]) {
+                const QString part = k == 0 ? m.left : k == 1 ? m.right : joined;
                 *error = QStringLiteral("%1: %2%3 is not in %4")
-                             .arg(where.arg(m.place), quoted(parts[k]), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
+                             .arg(where.arg(m.place), quoted(part), k == 2 ? QStringLiteral(" (the merged pair)") : QString(), vocabName);
                 return false;
             }
         }
-        out->push_back({ids.value(m.left), ids.value(m.right), ids.value(parts[2])});
+        out->push_back({*left, *right, *merged});
     }
     return true;
+}
+
+bool JsonContext::fail(const QString &path, const QString &message) const
+{
+    *error = QStringLiteral("%1: %2: %3").arg(name, path, message);
+    return false;
+}
+
+bool JsonContext::wrongType(const QString &path, const char *expected, const QJsonValue &v) const
+{
+    return fail(path, QStringLiteral("expected %1, got %2").arg(QLatin1String(expected), typeName(v)));
+}
+
+bool JsonContext::optionalBool(const QJsonObject &o, const QString &path, const char *key, bool fallback, bool *out) const
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull()) {
+        *out = fallback;
+        return true;
+    }
+    if (!v.isBool())
+        return wrongType(path + QLatin1Char('.') + QLatin1String(key), "true/false", v);
+    *out = v.toBool();
+    return true;
+}
+
+bool JsonContext::optionalString(const QJsonObject &o, const QString &path, const char *key, QString *out) const
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return true;
+    if (!v.isString())
+        return wrongType(path + QLatin1Char('.') + QLatin1String(key), "a string", v);
+    *out = v.toString();
+    return true;
+}
+
+bool JsonContext::typeOf(const QJsonValue &v, const QString &path, const QStringList &known, QString *type) const
+{
+    if (!v.isObject())
+        return wrongType(path, "an object", v);
+    const QJsonValue t = v.toObject().value(QStringLiteral("type"));
+    if (t.isString() && known.contains(t.toString())) {
+        *type = t.toString();
+        return true;
+    }
+    QStringList names;
+    for (const QString &k : known)
+        names << QLatin1Char('"') + k + QLatin1Char('"');
+    return fail(path + QStringLiteral(".type"), QStringLiteral("%1 is not supported (expected %2)")
+                                                     .arg(t.isString() ? quoted(t.toString()) : typeName(t), names.join(QStringLiteral(", "))));
 }
 
 } // namespace attn::tokenizerparsing

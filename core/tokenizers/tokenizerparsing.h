@@ -50,7 +50,27 @@ struct MergeText
 // ("merges.txt: line %1") and the vocabulary by `vocabName`.
 bool buildBpe(const QStringList &vocab, const std::vector<MergeText> &merges, const QString &where, const QString &vocabName,
               std::array<int, 256> *byteIds, std::vector<BpeTokenizer::Merge> *out, QString *error);
+// The same checks, apart: the byte symbols, and the merges' tokens.
+bool checkByteAlphabet(const QHash<QString, int> &ids, const QString &vocabName, std::array<int, 256> *byteIds, QString *error);
+bool resolveMerges(const QHash<QString, int> &ids, const std::vector<MergeText> &merges, const QString &where,
+                   const QString &vocabName, std::vector<BpeTokenizer::Merge> *out, QString *error);
 
 QHash<QString, int> lookupTable(const QStringList &vocab);
+
+// Messages about one JSON file: "NAME: PATH: what is wrong", PATH the place
+// in the file ("pre_tokenizer.pretokenizers[0].pattern.Regex").
+struct JsonContext
+{
+    QString name;
+    QString *error;
+
+    bool fail(const QString &path, const QString &message) const;
+    bool wrongType(const QString &path, const char *expected, const QJsonValue &v) const;
+    // A field that may be missing or null (then `fallback`), else of its type.
+    bool optionalBool(const QJsonObject &o, const QString &path, const char *key, bool fallback, bool *out) const;
+    bool optionalString(const QJsonObject &o, const QString &path, const char *key, QString *out) const;
+    // An object's "type": one of `known`, else a message listing them.
+    bool typeOf(const QJsonValue &v, const QString &path, const QStringList &known, QString *type) const;
+};
 
 } // namespace attn::tokenizerparsing

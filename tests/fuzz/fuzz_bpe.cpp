@@ -1,7 +1,8 @@
 // libFuzzer target: GPT-2's byte-level BPE. The first byte chooses what the
 // rest is: a text for the real GPT-2 vocabulary (its tokens' bytes must give
-// the text's UTF-8 back, every id in range), or a tokenizer.json, or a
-// vocab.json and merges.txt separated by a NUL byte. A file may be refused,
+// the text's UTF-8 back, every id in range), or a tokenizer.json (and a
+// tokenizer_config.json after a NUL byte), or a vocab.json and merges.txt
+// separated by a NUL byte. A file may be refused,
 // never crash; a tokenizer it gives must encode a fixed text to ids in range.
 
 #include "tokenizers/tokenizerloader.h"
@@ -49,12 +50,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             std::abort();
         break;
     }
-    case 1:
-        if (const attn::TokenizerPtr t = attn::parseTokenizerJson(rest, &error))
-            checkIds(*t, QStringLiteral("Hello world <|endoftext|> [MASK] 🙂 ab"));
+    case 1: {
+        const qsizetype cut = rest.indexOf('\0');
+        const QByteArray json = cut < 0 ? rest : rest.left(cut);
+        const QByteArray config = cut < 0 ? QByteArray() : rest.mid(cut + 1);
+        if (const attn::TokenizerPtr t = attn::parseTokenizerJson(json, &error, QStringLiteral("tokenizer.json"), config))
+            checkIds(*t, QStringLiteral("Hello world <|endoftext|> [MASK] <s> 🙂 ab 123\n€"));
         else if (error.isEmpty() || error.contains(QLatin1Char('\n')))
             std::abort();
         break;
+    }
     default: {
         const qsizetype cut = rest.indexOf('\0');
         const QByteArray vocab = cut < 0 ? rest : rest.left(cut);

@@ -1,5 +1,6 @@
 #include "tokenchips.h"
 
+#include <QFontDatabase>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QToolTip>
@@ -23,11 +24,54 @@ TokenChips::TokenChips(QWidget *parent) : QWidget(parent)
                   "more than once is named with its position, counted from 0."));
 }
 
-void TokenChips::setTokens(const QStringList &tokens)
+QString TokenChips::visibleLabel(const QString &token)
 {
-    if (tokens == m_tokens)
+    // A chip's own edges hide spaces: a leading space is what tells " the"
+    // (a word after a space) from "the".
+    QString label;
+    label.reserve(token.size());
+    qsizetype first = 0, last = token.size();
+    while (first < last && token[first] == QLatin1Char(' '))
+        ++first;
+    while (last > first && token[last - 1] == QLatin1Char(' '))
+        --last;
+    for (qsizetype i = 0; i < token.size(); ++i) {
+        const QChar c = token[i];
+        if (c == QLatin1Char('\n'))
+            label += QChar(0x21B5); // ↵
+        else if (c == QLatin1Char('\t'))
+            label += QChar(0x21E5); // ⇥
+        else if (c == QLatin1Char('\r'))
+            label += QChar(0x240D); // ␍
+        else if (c == QLatin1Char(' ') && (i < first || i >= last))
+            label += QChar(0x2423); // ␣
+        else
+            label += c;
+    }
+    return label;
+}
+
+QString TokenChips::toolTipFor(const attn::ModelToken &token)
+{
+    switch (token.role) {
+    case Role::Special:
+        return token.bytes.isEmpty()
+            ? tr("“%1” · id %2 · a special token the tokenizer puts around every text (not typed)").arg(token.text).arg(token.id)
+            : tr("“%1” · id %2 · a special token").arg(token.text).arg(token.id);
+    case Role::Byte:
+        return tr("%1 · id %2 · one byte (0x%3) of a character the vocabulary has no token for")
+            .arg(token.text).arg(token.id).arg(QString::number(token.bytes.isEmpty() ? 0 : uchar(token.bytes[0]), 16).toUpper().rightJustified(2, QLatin1Char('0')));
+    case Role::Text: break;
+    }
+    return tr("“%1” · id %2").arg(visibleLabel(token.text)).arg(token.id);
+}
+
+void TokenChips::setTokens(const QStringList &tokens, const QList<Role> &roles)
+{
+    if (tokens == m_tokens && roles == m_roles)
         return; // a slider drag: the same words, nothing to lay out again
     m_tokens = tokens;
+    m_roles = roles;
     m_query = std::clamp(m_query, 0, std::max(0, int(tokens.size()) - 1));
     measureChips(/*fontChanged*/ false);
     relayout();
@@ -67,26 +111,42 @@ void TokenChips::setHighlighted(const QList<int> &indices)
 
 QString TokenChips::chipLabel(int index) const { return m_labels.value(index); }
 
+QFont TokenChips::chipFont(int index, bool bold) const
+{
+    const Role role = m_roles.value(index, Role::Text);
+    QFont f = font();
+    if (role == Role::Byte) {
+        f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        f.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF() : f.pointSizeF());
+    }
+    f.setItalic(role == Role::Special);
+    f.setBold(bold);
+    return f;
+}
+
 void TokenChips::measureChips(bool fontChanged)
 {
     // A long text repeats its words and an edit keeps most of them: each
     // distinct word is shaped once, not every chip on every keystroke.
     if (fontChanged)
         m_measured.clear();
-    const QFontMetrics fm = fontMetrics();
     m_labels.clear();
     m_chipWidths.clear();
     m_chipWidths.reserve(std::size_t(m_tokens.size()));
     QHash<QString, MeasuredChip> measured;
-    for (const QString &token : m_tokens) {
-        auto it = measured.constFind(token);
+    for (int i = 0; i < m_tokens.size(); ++i) {
+        const Role role = m_roles.value(i, Role::Text);
+        const QString key = QString::number(int(role)) + m_tokens[i];
+        auto it = measured.constFind(key);
         if (it == measured.constEnd()) {
-            MeasuredChip chip = m_measured.value(token);
+            MeasuredChip chip = m_measured.value(key);
             if (chip.width < 0) {
-                chip.label = fm.elidedText(token, Qt::ElideRight, kMaxChipWidth - 2 * kPadX);
+                const QFontMetrics fm(chipFont(i, false));
+                chip.label = fm.elidedText(role == Role::Text ? visibleLabel(m_tokens[i]) : m_tokens[i], Qt::ElideRight,
+                                           kMaxChipWidth - 2 * kPadX);
                 chip.width = std::min(kMaxChipWidth, fm.horizontalAdvance(chip.label) + 2 * kPadX);
             }
-            it = measured.insert(token, chip);
+            it = measured.insert(key, chip);
         }
         m_labels << it->label;
         m_chipWidths.push_back(it->width);
@@ -162,7 +222,9 @@ void TokenChips::paintEvent(QPaintEvent *event)
         QPainterPath path;
         path.addRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), r.height() / 2.0, r.height() / 2.0);
         p.fillPath(path, isQuery ? pal.color(QPalette::Highlight) : pal.color(QPalette::Button));
-        p.setPen(QPen(isQuery ? pal.color(QPalette::Highlight).darker(130) : pal.color(QPalette::Mid), 1));
+        const Role role = m_roles.value(int(i), Role::Text);
+        const Qt::PenStyle outline = role == Role::Special ? Qt::DashLine : role == Role::Byte ? Qt::DotLine : Qt::SolidLine;
+        p.setPen(QPen(isQuery ? pal.color(QPalette::Highlight).darker(130) : pal.color(QPalette::Mid), role == Role::Text ? 1 : 1.5, outline));
         p.drawPath(path);
         if (m_highlighted.contains(int(i))) {
             p.setPen(QPen(pal.color(QPalette::Highlight), 2, Qt::DashLine));
@@ -173,9 +235,7 @@ void TokenChips::paintEvent(QPaintEvent *event)
             p.drawRoundedRect(QRectF(r).adjusted(-2, -2, 2, 2), r.height() / 2.0 + 2, r.height() / 2.0 + 2);
         }
         p.setPen(isQuery ? pal.color(QPalette::HighlightedText) : pal.color(QPalette::ButtonText));
-        QFont f = font();
-        f.setBold(isQuery);
-        p.setFont(f);
+        p.setFont(chipFont(int(i), isQuery));
         p.drawText(r, Qt::AlignCenter, chipLabel(int(i)));
     }
 }

@@ -1,6 +1,11 @@
 #pragma once
 // The sentence's tokens as clickable chips that wrap over lines; the query's
 // chip is filled. Painted in one widget so thousands of tokens stay cheap.
+// Spaces at a token's ends show as "␣", newlines and tabs as "↵" and "⇥";
+// a special token (a BOS) is drawn in italics with a dashed outline, a byte
+// token ("<0xE2>") in a fixed-pitch font with a dotted one.
+
+#include "tokenizers/modeltokenizer.h"
 
 #include <QHash>
 #include <QStringList>
@@ -11,10 +16,19 @@ class TokenChips : public QWidget
 {
     Q_OBJECT
 public:
+    using Role = attn::ModelToken::Role;
+
     explicit TokenChips(QWidget *parent = nullptr);
 
-    void setTokens(const QStringList &tokens);
+    // `roles[i]` says how chip i is drawn; missing ones are text.
+    void setTokens(const QStringList &tokens, const QList<Role> &roles = {});
     const QStringList &tokens() const { return m_tokens; }
+    const QList<Role> &roles() const { return m_roles; }
+    // What a chip shows for a token's text: the whitespace at its ends, and
+    // every newline, tab and carriage return, made visible.
+    static QString visibleLabel(const QString &token);
+    // A model token's tooltip: its text, id and what kind of token it is.
+    static QString toolTipFor(const attn::ModelToken &token);
     // One tooltip per chip (a model's token id); empty: none.
     void setToolTips(const QStringList &tips) { m_tips = tips; }
     QStringList toolTips() const { return m_tips; }
@@ -58,6 +72,7 @@ private:
     QString chipLabel(int index) const;
 
     QStringList m_tokens;
+    QList<Role> m_roles;
     QStringList m_tips;
     int m_query = 0;
     std::vector<QRect> m_rects;
@@ -69,6 +84,7 @@ private:
         QString label;
         int width = -1;
     };
-    QHash<QString, MeasuredChip> m_measured; // the last text's distinct words, measured
+    QFont chipFont(int index, bool bold) const;
+    QHash<QString, MeasuredChip> m_measured; // keyed by role and text // the last text's distinct words, measured
     QList<int> m_highlighted;
 };

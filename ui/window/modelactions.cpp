@@ -246,11 +246,13 @@ bool ModelActions::applyToWindow()
     if (!m_model->isOpen())
         return false;
     QStringList texts, tips;
+    QList<attn::ModelToken::Role> roles;
     for (const attn::ModelToken &t : m_model->tokens()) {
         texts << t.text;
-        tips << tr("“%1” · id %2").arg(t.text).arg(t.id);
+        roles << t.role;
+        tips << TokenChips::toolTipFor(t);
     }
-    m_window->chips()->setTokens(texts);
+    m_window->chips()->setTokens(texts, roles);
     m_window->chips()->setToolTips(tips);
     m_gridPanel->setTokens(texts);
     QComboBox *box = m_window->headBox();
