@@ -123,8 +123,8 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     }
     const double openMs = timer.nsecsElapsed() / 1e6;
     const LongestGuiEvent opening = TimedApplication::longest();
-    if (model.config()->family != attn::ModelFamily::Gpt2) {
-        *error = QStringLiteral("bench --window types into a GPT-2 model; this one is %1").arg(model.config()->familyName());
+    if (!model.config()->causal) {
+        *error = QStringLiteral("bench --window types into a causal model; this one is %1").arg(model.config()->familyName());
         return {};
     }
 

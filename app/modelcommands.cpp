@@ -10,6 +10,7 @@
 #include "io/modelfolder.h"
 #include "jsonformat.h"
 #include "model/forward.h"
+#include "model/families/family.h"
 #include "model/headscores.h"
 #include "model/incremental.h"
 #include "model/memoryestimate.h"
@@ -32,8 +33,8 @@ namespace {
 // What the position limit is called in the family's config.json.
 QString positionsField(const attn::ModelConfig &config)
 {
-    return config.family == attn::ModelFamily::Gpt2 ? QStringLiteral("n_positions")
-                                                    : QStringLiteral("max_position_embeddings");
+    const attn::FamilyDescription *family = attn::findFamily(config.modelType);
+    return family ? QLatin1String(family->positionsKey) : QStringLiteral("max_position_embeddings");
 }
 
 // The model's config alone (tokenize needs no weights), read with the loader's size limit.
@@ -214,6 +215,7 @@ QByteArray modelResultBytes(const ModelRun &run, int top, bool rollout)
     resultOptions.top = top;
     resultOptions.rollout = rollout;
     resultOptions.ablatedHeads = run.ablatedHeads;
+    resultOptions.format = run.model->format();
     return attn::formatJson(
         attn::modelResultJson(run.model->config, run.ids, run.texts, *run.trace, *run.tokenizer, resultOptions));
 }
@@ -252,7 +254,9 @@ namespace {
 // the same way), and the unembedding of the last position.
 double forwardFlops(const attn::ModelConfig &c, int n)
 {
-    const double d = c.dModel, perLayer = 2.0 * n * d * (3 * d + d + 2.0 * c.dFF) + 2.0 * 2.0 * double(n) * n * d;
+    const double d = c.dModel, q = double(c.heads) * c.headDim(), kv = double(c.kvHeads()) * c.headDim();
+    const double dense = d * q + 2 * d * kv + q * d + (c.mlp == attn::MlpKind::Gated ? 3.0 : 2.0) * d * c.dFF;
+    const double perLayer = 2.0 * n * dense + 2.0 * 2.0 * double(n) * n * q;
     return c.layers * perLayer + 2.0 * d * c.vocab;
 }
 
@@ -333,7 +337,7 @@ int runModelBench(const ModelBenchArgs &args)
     out["first_result_peak_rss_mib"] = firstPeakMiB;
     out["peak_rss_mib"] = peakResidentMiB();
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
-    if (config.family == attn::ModelFamily::Gpt2) {
+    if (config.causal) {
         // Typing one more token at the end of a 64-token text (or the model's
         // limit): the trace of the first 63 extended, against the full pass.
         const int typed = std::min(64, config.positions);

@@ -135,10 +135,14 @@ struct AttentionResult
     bool outputProjected = false; // output is the contexts side by side times W_o
     double scoreScale = 1.0;      // what scores are multiplied by before the softmax
     bool causal = false;            // as computed: never in cross-attention
+    int window = 0;                 // with causal, a sliding window: query i sees keys i - window < j <= i
     bool positionalEncoding = false; // inputs are the embeddings plus sinusoidal positions
     bool singlePrecision = false; // computed in float (see Precision)
 
-    bool isMasked(int query, int key) const { return causal && key > query; }
+    bool isMasked(int query, int key) const
+    {
+        return causal && (key > query || (window > 0 && key <= query - window));
+    }
     int headDim() const { return heads.empty() ? 0 : int(heads.front().queries.cols()); }
 };
 

@@ -89,6 +89,16 @@ double largestDifference(const Eigen::MatrixBase<Derived> &actual, const attn::R
     return (actual.template cast<double>() - expected).cwiseAbs().maxCoeff();
 }
 
+// A weight's values as floats, however it is stored (mapped, owned, or
+// converted when used: F16 and BF16 checkpoints).
+template<typename W>
+attn::RowMatrix<float> floatsOf(const W &w)
+{
+    attn::RowMatrix<float> out(w.rowCount(), w.colCount());
+    w.toFloat(0, out.rows(), out.data());
+    return out;
+}
+
 // One tensor to write: name, dtype, shape and its raw little-endian bytes.
 struct Tensor
 {

@@ -90,7 +90,7 @@ void TestModelMonkey::makeBadFolders()
     dir = add("config-is-a-folder", QStringLiteral("DIR: config.json is a folder, not a file"));
     QVERIFY(writeTinyGpt2(dir, false));
     QVERIFY(QDir(dir).mkdir(QStringLiteral("config.json")));
-    dir = add("llama", QStringLiteral("config.json: model_type \"llama\" is not supported (gpt2 or bert)"));
+    dir = add("llama-with-gpt2-keys", QStringLiteral("config.json: num_hidden_layers is missing"));
     QVERIFY(writeTinyGpt2(dir, false));
     QVERIFY(tinygpt2::writeFile(dir + QStringLiteral("/config.json"), configWith("model_type", QStringLiteral("llama"))));
     dir = add("heads-do-not-divide", QStringLiteral("config.json: n_head 5 does not divide n_embd 12"));

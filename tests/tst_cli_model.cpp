@@ -163,8 +163,10 @@ void TestCliModel::computeMatchesReference()
     QCOMPARE(out["format"].toString(), QStringLiteral("attention-explorer-result"));
     QCOMPARE(out["version"].toInt(), 2);
     const bool gpt2 = family == QLatin1String("gpt2");
-    QCOMPARE(out["model"].toObject(), (QJsonObject{{"type", family}, {"layers", 2}, {"heads", gpt2 ? 3 : 4},
-                                                   {"d_model", 12}}));
+    QCOMPARE(out["model"].toObject(),
+             (QJsonObject{{"type", family}, {"layers", 2}, {"heads", gpt2 ? 3 : 4}, {"kv_heads", gpt2 ? 3 : 4},
+                          {"head_dim", gpt2 ? 4 : 3}, {"d_model", 12},
+                          {"format", QStringLiteral("safetensors-") + QString::fromLatin1(QTest::currentDataTag()).section(' ', 1, 1).remove(',')}}));
     QCOMPARE(out["token_ids"], reference["token_ids"]);
     QCOMPARE(out["tokens"], m_cli[family].toObject()["tokens"]);
     const QJsonArray layers = out["layers"].toArray(), expectedLayers = reference["layers"].toArray();

@@ -161,8 +161,9 @@ private slots:
         const SharedModelParameters model = load("gpt2-bf16");
         QVERIFY(model);
         const QJsonObject tensors = m_expected.value(QLatin1String("tensors")).toObject();
-        COMPARE_NEAR(model->blocks[1].mlpIn.weight, matrix(tensors[QLatin1String("h.1.mlp.c_fc.weight")]), 0.0);
-        COMPARE_NEAR(model->blocks[1].mlpOut.weight, matrix(tensors[QLatin1String("h.1.mlp.c_proj.weight")]), 0.0);
+        QVERIFY(!model->blocks[1].mlpIn.transposed);
+        COMPARE_NEAR(fixtures::floatsOf(model->blocks[1].mlpIn.weight), matrix(tensors[QLatin1String("h.1.mlp.c_fc.weight")]), 0.0);
+        COMPARE_NEAR(fixtures::floatsOf(model->blocks[1].mlpOut.weight), matrix(tensors[QLatin1String("h.1.mlp.c_proj.weight")]), 0.0);
     }
 
     // c_attn's 36 output columns are q | k | v, in that order.
@@ -223,7 +224,7 @@ private slots:
             if (which == 0)
                 c.activation = Activation::GeluErf;
             else if (which == 1)
-                c.layerNormEpsilon = 1e-5;
+                c.normEpsilon = 1e-5;
             else if (which == 2)
                 c.causal = false;
             else
@@ -243,7 +244,7 @@ private slots:
         QVERIFY(model);
         const ModelTrace trace = forward(*model, m_ids);
         const BlockParameters &b = model->blocks[0];
-        const double eps = model->config.layerNormEpsilon;
+        const double eps = model->config.normEpsilon;
         const RowMatrix<float> &x = trace.hidden[0];
         const auto block = [&](const RowMatrix<float> &attnIn, bool post) {
             RowMatrix<float> h = x;

@@ -105,16 +105,18 @@ private slots:
         QCOMPARE(e.attention, 1200.0);
         QCOMPARE(e.result, 6400.0);
         QCOMPARE(e.total(), 42112.0 - 11728.0);
-        // Stored as F16, or not the config's weights at all: float copies of every one.
+        // Stored as F16: converted a band at a time, at most two bands (here
+        // smaller than the model: every weight once). Not the config's
+        // weights at all: counted as copied whole.
         QCOMPARE(estimateRunMemory(c, WeightsOnDisk{18152, 2932, 0}, 5, true, 100).weightCopies, 11728.0);
         QCOMPARE(estimateRunMemory(c, WeightsOnDisk{18152, 100, 100}, 5, true, 100).weightCopies, 11728.0);
         // Without scores the attention halves; BERT predicts at every position.
         QCOMPARE(estimateRunMemory(c, w, 5, false, 0).attention, 600.0);
-        c.family = ModelFamily::Bert;
+        c.causal = false;
         c.tokenTypes = 2; // 24 more weights
-        // BERT's dense weights are transposed at load: copied whatever the file holds.
+        // An encoder's nn.Linear weights are used as stored too: no copy of an F32 file.
         const MemoryEstimate bert = estimateRunMemory(c, WeightsOnDisk{18152, 2932 + 24, 2932 + 24}, 5, true, 0);
-        QCOMPARE(bert.weightCopies, 11728.0 + 4 * 24);
+        QCOMPARE(bert.weightCopies, 0.0);
         QCOMPARE(bert.activations, 4632.0 + 4 * (5 - 1) * 2 * 29);
     }
 

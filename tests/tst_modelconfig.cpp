@@ -1,4 +1,4 @@
-// config.json of GPT-2 and BERT models: the fields read, their defaults, and
+// config.json of GPT-2 and BERT models (the Llama family: tst_familyconfig): the fields read, their defaults, and
 // every malformed config refused with its exact one-line message.
 
 #include "model/modelconfig.h"
@@ -56,7 +56,7 @@ private slots:
         QString error;
         const auto c = parseModelConfig(QJsonDocument(::gpt2Small()).toJson(), QStringLiteral("config.json"), &error);
         QVERIFY2(c, qPrintable(error));
-        QCOMPARE(c->family, ModelFamily::Gpt2);
+        QCOMPARE(c->modelType, QStringLiteral("gpt2"));
         QCOMPARE(c->layers, 12);
         QCOMPARE(c->heads, 12);
         QCOMPARE(c->dModel, 768);
@@ -66,7 +66,7 @@ private slots:
         QCOMPARE(c->vocab, 50257);
         QCOMPARE(c->tokenTypes, 0);
         QCOMPARE(c->activation, Activation::GeluTanh);
-        QCOMPARE(c->layerNormEpsilon, 1e-5);
+        QCOMPARE(c->normEpsilon, 1e-5);
         QVERIFY(c->causal);
         QVERIFY(c->scaleAttention);
         QVERIFY(!c->scaleByInverseLayerIndex);
@@ -85,7 +85,7 @@ private slots:
         QVERIFY(c);
         QCOMPARE(c->dFF, 3072);
         QCOMPARE(c->activation, Activation::GeluTanh);
-        QCOMPARE(c->layerNormEpsilon, 1e-5);
+        QCOMPARE(c->normEpsilon, 1e-5);
         o.insert(QLatin1String("n_inner"), 1000);
         o.insert(QLatin1String("activation_function"), QStringLiteral("gelu"));
         o.insert(QLatin1String("tie_word_embeddings"), false);
@@ -101,7 +101,7 @@ private slots:
         QString error;
         const auto c = parseModelConfig(QJsonDocument(::bertBase()).toJson(), QStringLiteral("config.json"), &error);
         QVERIFY2(c, qPrintable(error));
-        QCOMPARE(c->family, ModelFamily::Bert);
+        QCOMPARE(c->modelType, QStringLiteral("bert"));
         QCOMPARE(c->layers, 12);
         QCOMPARE(c->heads, 12);
         QCOMPARE(c->dModel, 768);
@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(c->vocab, 30522);
         QCOMPARE(c->tokenTypes, 2);
         QCOMPARE(c->activation, Activation::GeluErf);
-        QCOMPARE(c->layerNormEpsilon, 1e-12);
+        QCOMPARE(c->normEpsilon, 1e-12);
         QVERIFY(!c->causal);
         QCOMPARE(qRound(c->parameterCount() / 1e6), 109); // without the pooler and the MLM head
     }
@@ -146,10 +146,12 @@ private slots:
         QTest::newRow("not JSON") << QByteArray("{\"model_type\": \"gpt2\",") << "config.json: not JSON (unterminated object at byte 22)";
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n") << "config.json: not JSON (illegal value at byte 1)";
         QTest::newRow("a list") << QByteArray("[1, 2]") << "config.json: not a JSON object";
-        QTest::newRow("no model_type") << with(g, "model_type", gone) << "config.json: model_type is missing (gpt2 or bert)";
+        QTest::newRow("no model_type") << with(g, "model_type", gone) << "config.json: model_type is missing (gpt2, bert, llama, mistral, qwen2, qwen3, gemma, gemma2, "
+                                              "gemma3_text, phi3)";
         QTest::newRow("model_type number") << with(g, "model_type", 2) << "config.json: model_type must be a string, got 2";
-        QTest::newRow("llama") << with(g, "model_type", QStringLiteral("llama"))
-                               << "config.json: model_type \"llama\" is not supported (gpt2 or bert)";
+        QTest::newRow("mamba") << with(g, "model_type", QStringLiteral("mamba"))
+                               << "config.json: model_type \"mamba\" is not supported (gpt2, bert, llama, mistral, "
+                                  "qwen2, qwen3, gemma, gemma2, gemma3_text, phi3)";
         QTest::newRow("no n_layer") << with(g, "n_layer", gone) << "config.json: n_layer is missing";
         QTest::newRow("n_layer string") << with(g, "n_layer", QStringLiteral("12"))
                                         << "config.json: n_layer must be a whole number, got \"12\"";

@@ -105,7 +105,7 @@ private slots:
 
     // The epsilon is inside the square root: with 0.01 instead of 1e-12 the
     // numbers move in the third decimal, far beyond float's rounding.
-    void layerNormEpsilonMatters()
+    void normEpsilonMatters()
     {
         const MatD x = mat(1, 4, {1.0, 2.0, 3.0, 4.0});
         const VecD one = VecD::Ones(4), zero = VecD::Zero(4);

@@ -84,6 +84,10 @@ public:
     // Refuses, as toFloat does, the first NaN or infinity among the tensor's
     // info.elements values at `values`.
     bool checkFinite(const TensorInfo &info, const float *values, QString *error) const;
+    // The same for an F16 or BF16 tensor as stored (its exponent bits), without a float copy.
+    bool checkFiniteStored(const TensorInfo &info, QString *error) const;
+    // Converts `count` values of a floating dtype stored at `src` (little-endian, any alignment) to float.
+    static void convertToFloat(Dtype dtype, const uchar *src, qint64 count, float *dst);
 
     // Converts the tensor's info.elements values (F32, F16, BF16 or F64) to
     // float in row-major order into dst. Refuses, with a message naming the

@@ -42,7 +42,7 @@ S trainingForward(const ModelParameters &model, const TrainingBatch &batch, Trai
 {
     const ModelConfig &c = model.config;
     const Eigen::Index rows = Eigen::Index(batch.inputs.size()), n = batch.length;
-    const double eps = c.layerNormEpsilon;
+    const double eps = c.normEpsilon;
     RowMatrix<S> h(rows, c.dModel);
     for (Eigen::Index i = 0; i < rows; ++i)
         h.row(i) = (model.tokenEmbedding.row(batch.inputs[std::size_t(i)]) + model.positionEmbedding.row(i % n))
@@ -91,7 +91,7 @@ void trainingBackward(const ModelParameters &model, const TrainingBatch &batch, 
 {
     const ModelConfig &c = model.config;
     const Eigen::Index n = batch.length;
-    const double eps = c.layerNormEpsilon;
+    const double eps = c.normEpsilon;
     gradients = zeroGpt2(c);
     RowMatrix<S> dTokens = RowMatrix<S>::Zero(c.vocab, c.dModel);
     RowMatrix<S> dPositions = RowMatrix<S>::Zero(c.positions, c.dModel);

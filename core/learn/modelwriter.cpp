@@ -122,7 +122,7 @@ QJsonObject gpt2ConfigJson(const ModelConfig &c)
     o.insert(QStringLiteral("vocab_size"), c.vocab);
     o.insert(QStringLiteral("n_inner"), c.dFF == 4 * c.dModel ? QJsonValue() : QJsonValue(c.dFF));
     o.insert(QStringLiteral("activation_function"), QStringLiteral("gelu_new"));
-    o.insert(QStringLiteral("layer_norm_epsilon"), c.layerNormEpsilon);
+    o.insert(QStringLiteral("layer_norm_epsilon"), c.normEpsilon);
     o.insert(QStringLiteral("tie_word_embeddings"), true);
     o.insert(QStringLiteral("scale_attn_weights"), true);
     // No dropout at inference.

@@ -71,10 +71,12 @@ QString Trainer::checkSettings(const TrainerSettings &s, const TrainingTask &tas
 ModelConfig Trainer::configFor(const TrainerSettings &s, int vocab)
 {
     ModelConfig c;
-    c.family = ModelFamily::Gpt2;
+    c.modelType = QStringLiteral("gpt2");
     c.layers = s.layers;
     c.heads = s.heads;
+    c.keyValueHeads = s.heads;
     c.dModel = s.dModel;
+    c.headDimension = s.dModel / s.heads;
     c.dFF = 4 * s.dModel;
     c.positions = s.context;
     c.vocab = vocab;

@@ -2,8 +2,10 @@
 
 #include "cancel.h"
 #include "model/attentionop.h"
+#include "model/denseops.h"
 #include "model/incremental.h"
 #include "model/ops.h"
+#include "model/rotary.h"
 #include "passthread.h"
 
 #include <QString>
@@ -34,30 +36,42 @@ void checkInput(const ModelConfig &config, const std::vector<int> &ids, const Fo
                        .arg(lh.layer).arg(lh.head).arg(config.layers).arg(config.heads));
 }
 
-Matrix norm(const Matrix &x, const LayerNormParameters &p, double eps)
+// LayerNorm or RMSNorm, as the recipe says.
+Matrix norm(const MatrixIn<float> &x, const NormParameters &p, const ModelConfig &c)
 {
-    return layerNorm<float>(x, p.weight, p.bias, eps);
+    if (c.norm == NormKind::RmsNorm)
+        return rmsNorm<float>(x, p.weight, c.normEpsilon);
+    return layerNorm<float>(x, p.weight, p.bias, c.normEpsilon);
 }
 
-Matrix dense(const MatrixIn<float> &x, const DenseParameters &p) { return linear<float>(x, p.weight, p.bias); }
-
-// Token (+ edits, + position, + token type 0) embeddings of positions from ... n-1.
+// Token (+ edits, * scale, + position, + token type 0, then their norm)
+// embeddings of positions from ... n-1.
 Matrix embed(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
              Eigen::Index from = 0)
 {
+    const ModelConfig &c = model.config;
     const Eigen::Index n = Eigen::Index(ids.size());
-    Matrix h(n - from, model.config.dModel);
+    Matrix h(n - from, c.dModel);
     for (Eigen::Index i = from; i < n; ++i)
-        h.row(i - from) = model.tokenEmbedding.row(ids[std::size_t(i)]) + model.positionEmbedding.row(i);
+        model.tokenEmbedding.toFloat(ids[std::size_t(i)], 1, h.row(i - from).data());
     for (const EmbeddingEdit &e : options.embeddingEdits) {
-        if (e.position < 0 || e.position >= n || e.delta.size() != model.config.dModel)
+        if (e.position < 0 || e.position >= n || e.delta.size() != c.dModel)
             refuse(QStringLiteral("an embedding edit of position %1 with %2 values does not fit %3 tokens of %4")
-                       .arg(e.position).arg(e.delta.size()).arg(n).arg(model.config.dModel));
+                       .arg(e.position).arg(e.delta.size()).arg(n).arg(c.dModel));
         if (e.position >= from)
             h.row(e.position - from) += e.delta;
     }
-    if (model.config.family == ModelFamily::Bert)
-        h.rowwise() += model.tokenTypeEmbedding.row(0);
+    if (c.embeddingScale != 1.0)
+        h *= float(c.embeddingScale);
+    if (c.positionKind == PositionKind::Learned) {
+        Matrix positions(n - from, c.dModel);
+        model.positionEmbedding.toFloat(from, n - from, positions.data());
+        h += positions;
+    }
+    if (c.tokenTypes > 0)
+        h.rowwise() += weightRow(model.tokenTypeEmbedding, 0);
+    if (c.embeddingNorm)
+        h = norm(h, model.embeddingNorm, c);
     return h;
 }
 
@@ -96,10 +110,11 @@ AttentionSettings attentionSettings(const ModelConfig &c, int layer, const Forwa
 {
     AttentionSettings settings;
     settings.heads = c.heads;
+    settings.kvHeads = c.kvHeads();
     settings.causal = c.causal;
-    settings.scale = c.scaleAttention ? 1.0 / std::sqrt(double(c.headDim())) : 1.0;
-    if (c.scaleByInverseLayerIndex)
-        settings.scale /= double(layer + 1);
+    settings.window = c.causal ? c.windowOf(layer) : 0;
+    settings.scale = c.scoreScale(layer);
+    settings.softcap = c.attentionSoftcap;
     settings.keepScores = options.keepScores;
     settings.cancel = options.cancel; // the window's newer request stops the pass at the next head
     settings.switchedOff.assign(std::size_t(c.heads), false);
@@ -108,35 +123,53 @@ AttentionSettings attentionSettings(const ModelConfig &c, int layer, const Forwa
     return settings;
 }
 
+// q and k of the new positions from ... n-1 as attention compares them:
+// each head normalised (Qwen3, Gemma 3), then rotated by its position.
+void prepareQueriesAndKeys(const ModelConfig &c, const BlockParameters &b, int layer, Eigen::Index from, Matrix &q,
+                           Matrix &k)
+{
+    if (c.queryKeyNorms) {
+        rmsNormEachHead<float>(q, c.heads, b.queryNorm.weight, c.normEpsilon);
+        rmsNormEachHead<float>(k, c.kvHeads(), b.keyNorm.weight, c.normEpsilon);
+    }
+    if (c.positionKind != PositionKind::Rotary)
+        return;
+    const std::vector<float> frequencies = rotaryFrequencies(c.rotary, c.windowOf(layer) > 0);
+    applyRotary(q, c.heads, c.headDim(), c.rotary.dimensions, frequencies, from);
+    applyRotary(k, c.kvHeads(), c.headDim(), c.rotary.dimensions, frequencies, from);
+}
+
 // Self-attention of one block for positions from ... n-1 on their
-// (normalised, for GPT-2) input x; the keys and values of positions before
-// `from` come from `prefix`. Fills the trace over all n positions and returns
-// the output projection of the new rows.
+// (normalised, before-sublayer) input x; the keys and values of positions
+// before `from` come from `prefix`. Fills the trace over all n positions and
+// returns the output projection of the new rows.
 Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const ForwardOptions &options,
               const LayerTrace *prefix, Eigen::Index from, LayerTrace &trace)
 {
+    const ModelConfig &c = model.config;
     const BlockParameters &b = model.blocks[std::size_t(layer)];
-    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, dense(x, b.query));
-    trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, dense(x, b.key));
+    Matrix q = dense(x, b.query), k = dense(x, b.key);
+    prepareQueriesAndKeys(c, b, layer, from, q, k);
+    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, std::move(q));
+    trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, std::move(k));
     trace.values = belowPrefix(prefix ? &prefix->values : nullptr, from, dense(x, b.value));
 
-    const AttentionSettings settings = attentionSettings(model.config, layer, options);
-    const Eigen::Index n = trace.queries.rows(), dk = model.config.headDim();
+    const AttentionSettings settings = attentionSettings(c, layer, options);
+    const Eigen::Index n = trace.queries.rows(), dk = c.headDim();
     // The new queries against every key: the causal mask lets new row r see keys 0 ... from + r.
     AttentionOutput<float> out = attention<float>(trace.queries.bottomRows(n - from), trace.keys, trace.values,
                                                   settings);
     trace.weights.resize(out.weights.size());
     trace.scores.resize(out.scores.size());
     for (std::size_t h = 0; h < out.weights.size(); ++h) {
-        const Eigen::Index c0 = Eigen::Index(h) * dk;
         trace.weights[h] = squareBelowPrefix(prefix ? &prefix->weights[h] : nullptr, from,
                                              std::move(out.weights[h]), nullptr);
         if (out.scores.empty())
             continue;
         Matrix masked;
         if (from > 0)
-            masked.noalias() = trace.queries.topRows(from).middleCols(c0, dk)
-                             * trace.keys.bottomRows(n - from).middleCols(c0, dk).transpose();
+            masked.noalias() = trace.queries.topRows(from).middleCols(Eigen::Index(h) * dk, dk)
+                             * trace.keys.bottomRows(n - from).middleCols(c.kvHeadOf(int(h)) * dk, dk).transpose();
         trace.scores[h] = squareBelowPrefix(prefix ? &prefix->scores[h] : nullptr, from, std::move(out.scores[h]),
                                             &masked);
     }
@@ -145,48 +178,71 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
     return projected;
 }
 
-Matrix feedForward(const ModelParameters &model, const BlockParameters &b, const Matrix &x)
+Matrix feedForward(const ModelConfig &c, const BlockParameters &b, const Matrix &x)
 {
-    return mlp<float>(x, b.mlpIn.weight, b.mlpIn.bias, b.mlpOut.weight, b.mlpOut.bias, model.config.activation);
+    if (c.mlp == MlpKind::Plain) {
+        Matrix inner = dense(x, b.mlpIn);
+        activate(inner, c.activation);
+        return dense(inner, b.mlpOut);
+    }
+    Matrix gate = dense(x, b.mlpGate);
+    activate(gate, c.activation);
+    gate.array() *= dense(x, b.mlpIn).array();
+    return dense(gate, b.mlpOut);
 }
 
-// The logits of one position against the (tied) unembedding, as probabilities.
-TokenPrediction predict(const WeightMatrix &unembedding, const RowVector<float> &h, const WeightVector *bias,
-                        int position)
+// One block over the new rows h (all rows when nothing is reused).
+void block(const ModelParameters &model, int l, Matrix &h, const ForwardOptions &options, const LayerTrace *old,
+           Eigen::Index from, LayerTrace &trace)
 {
-    RowVector<float> logits(unembedding.rows());
-    logits.noalias() = h * unembedding.transpose();
+    const ModelConfig &c = model.config;
+    const BlockParameters &b = model.blocks[std::size_t(l)];
+    if (c.normPlacement == NormPlacement::AfterResidual) {
+        // BERT: normalise the stream after each residual sum.
+        addResidual<float>(h, attend(model, l, h, options, old, from, trace));
+        h = norm(h, b.norm1, c);
+        addResidual<float>(h, feedForward(c, b, h));
+        h = norm(h, b.norm2, c);
+        return;
+    }
+    // Each sublayer reads a normalised copy and adds to the stream; Gemma 2/3
+    // normalise what each sublayer adds, too.
+    Matrix attended = attend(model, l, norm(h, b.norm1, c), options, old, from, trace);
+    if (c.sublayerOutputNorms)
+        attended = norm(attended, b.attentionOutputNorm, c);
+    addResidual<float>(h, attended);
+    Matrix fed = feedForward(c, b, norm(h, b.norm2, c));
+    if (c.sublayerOutputNorms)
+        fed = norm(fed, b.mlpOutputNorm, c);
+    addResidual<float>(h, fed);
+}
+
+// The logits of one position against the unembedding, as probabilities.
+TokenPrediction predict(const ModelConfig &c, const WeightMatrix &unembedding, const RowVector<float> &h,
+                        const WeightVector *bias, int position)
+{
+    RowVector<float> logits = unembed(h, unembedding);
     if (bias)
         logits += *bias;
+    if (c.finalSoftcap > 0)
+        logits = ((logits.array() / float(c.finalSoftcap)).tanh() * float(c.finalSoftcap)).matrix();
     return TokenPrediction{position, softmax<float>(logits)};
 }
 
-void forwardBert(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
-                 ModelTrace &trace)
+void maskedPredictions(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+                       const Matrix &h, ModelTrace &trace)
 {
-    const ModelConfig &c = model.config;
-    Matrix h = norm(embed(model, ids, options), model.embeddingNorm, c.layerNormEpsilon);
-    trace.hidden.push_back(h);
-    for (int l = 0; l < c.layers; ++l) {
-        stopIfCancelled(options);
-        const BlockParameters &b = model.blocks[std::size_t(l)];
-        // Post-LayerNorm: normalise the stream after each residual sum.
-        addResidual<float>(h, attend(model, l, h, options, nullptr, 0, trace.layers[std::size_t(l)]));
-        h = norm(h, b.norm1, c.layerNormEpsilon);
-        addResidual<float>(h, feedForward(model, b, h));
-        h = norm(h, b.norm2, c.layerNormEpsilon);
-        trace.hidden.push_back(h);
-    }
     if (!model.mlm || options.maskTokenId < 0)
         return;
+    const ModelConfig &c = model.config;
     const MlmHeadParameters &head = *model.mlm;
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] != options.maskTokenId)
             continue;
         Matrix t = dense(h.row(Eigen::Index(i)), head.transform);
         activate(t, c.activation);
-        t = norm(t, head.norm, c.layerNormEpsilon);
-        trace.maskPredictions.push_back(predict(model.tokenEmbedding, t.row(0), &head.decoderBias, int(i)));
+        t = norm(t, head.norm, c);
+        trace.maskPredictions.push_back(predict(c, model.tokenEmbedding, t.row(0), &head.decoderBias, int(i)));
     }
 }
 
@@ -198,16 +254,19 @@ void stopIfCancelled(const ForwardOptions &options)
         throw Cancelled();
 }
 
-ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+ModelTrace forwardFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
                              const ModelTrace *prefix, int fromPosition, int fromLayer)
 {
     notePassThread(std::numeric_limits<double>::infinity());
     const ModelConfig &c = model.config;
     checkInput(c, ids, options);
     const Eigen::Index n = Eigen::Index(ids.size());
-    // Reusing layers takes every position of them: the two kinds of reuse do not mix.
+    // Reusing layers takes every position of them: the two kinds of reuse do
+    // not mix. Reusing positions needs the causal mask (earlier rows then
+    // never see later ones).
     const int firstLayer = prefix ? std::clamp(fromLayer, 0, c.layers) : 0;
-    const Eigen::Index from = prefix && firstLayer == 0 ? std::clamp<Eigen::Index>(fromPosition, 0, n - 1) : 0;
+    const Eigen::Index from = prefix && c.causal && firstLayer == 0
+                                ? std::clamp<Eigen::Index>(fromPosition, 0, n - 1) : 0;
     ModelTrace trace;
     trace.tokenIds = ids;
     trace.options = options;
@@ -225,46 +284,34 @@ ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int
         h = prefix->hidden[std::size_t(firstLayer)];
     } else {
         h = embed(model, ids, options, from);
-        trace.hidden.push_back(belowPrefix(prefix ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
+        trace.hidden.push_back(belowPrefix(prefix && from > 0 ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
     }
     for (int l = firstLayer; l < c.layers; ++l) {
         stopIfCancelled(options);
-        const BlockParameters &b = model.blocks[std::size_t(l)];
         const LayerTrace *old = prefix && from > 0 ? &prefix->layers[std::size_t(l)] : nullptr;
-        // Pre-LayerNorm: each sublayer reads a normalised copy and adds to the stream.
-        addResidual<float>(h, attend(model, l, norm(h, b.norm1, c.layerNormEpsilon), options, old, from,
-                                     trace.layers[std::size_t(l)]));
-        addResidual<float>(h, feedForward(model, b, norm(h, b.norm2, c.layerNormEpsilon)));
+        block(model, l, h, options, old, from, trace.layers[std::size_t(l)]);
         trace.hidden.push_back(belowPrefix(prefix && from > 0 ? &prefix->hidden[std::size_t(l) + 1] : nullptr, from,
                                            Matrix(h)));
     }
-    // Only the last row is needed for the next token: n x vocab logits would
-    // be 200 MB at 1024 tokens of GPT-2.
-    const RowVector<float> final = layerNorm<float>(h.row(h.rows() - 1), model.finalNorm.weight,
-                                                    model.finalNorm.bias, c.layerNormEpsilon);
-    trace.nextToken = predict(model.unembedding(), final, nullptr, int(n - 1));
+    if (c.causal && c.normPlacement == NormPlacement::BeforeSublayer) {
+        // Only the last row is needed for the next token: n x vocab logits
+        // would be 200 MB at 1024 tokens of GPT-2, 600 MB of Qwen.
+        const RowVector<float> final = norm(h.row(h.rows() - 1), model.finalNorm, c);
+        trace.nextToken = predict(c, model.unembedding(), final, nullptr, int(n - 1));
+    }
+    maskedPredictions(model, ids, options, h, trace);
     return trace;
 }
 
 ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenIds, const ForwardOptions &options)
 {
-    if (model.config.family == ModelFamily::Gpt2)
-        return forwardCausalFrom(model, tokenIds, options, nullptr, 0);
-    notePassThread(std::numeric_limits<double>::infinity());
-    checkInput(model.config, tokenIds, options);
-    ModelTrace trace;
-    trace.tokenIds = tokenIds;
-    trace.options = options;
-    trace.options.cancel = nullptr;
-    trace.layers.resize(std::size_t(model.config.layers));
-    trace.hidden.reserve(std::size_t(model.config.layers) + 1);
-    forwardBert(model, tokenIds, options, trace);
-    return trace;
+    return forwardFrom(model, tokenIds, options, nullptr, 0);
 }
 
 double traceBytes(const ModelConfig &config, int tokens, bool keepScores)
 {
-    const double n = tokens, perLayer = config.heads * n * n * (keepScores ? 2 : 1) + 4 * n * config.dModel;
+    const double n = tokens, q = double(config.heads) * config.headDim(), kv = double(config.kvHeads()) * config.headDim();
+    const double perLayer = config.heads * n * n * (keepScores ? 2 : 1) + n * (2 * q + 2 * kv);
     return 4.0 * (config.layers * perLayer + (config.layers + 1) * n * config.dModel + config.vocab);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// One forward pass of a GPT-2 or BERT model over token ids, keeping what the views show.
+// The one forward pass of every model family over token ids, keeping what
+// the views show. It reads only the recipe (model/modelconfig.h) and the
+// weights; a family is a description (model/families/), never a branch here.
 
 #include "model/modelparameters.h"
 
@@ -29,9 +31,10 @@ struct LayerHead
 };
 
 // A change to one position's input: `delta` (d_model values) is added to the
-// token's embedding row before the position embedding (and BERT's token type
-// embedding and embedding LayerNorm), as if that token's own vector had been
-// edited for this position only. Several edits of one position add up.
+// token's embedding row before anything else (Gemma's scale, the position
+// embedding, BERT's token type embedding and embedding LayerNorm), as if that
+// token's own vector had been edited for this position only. Several edits
+// of one position add up.
 struct EmbeddingEdit
 {
     int position = 0;
@@ -57,19 +60,25 @@ struct ForwardOptions
     const std::atomic<bool> *cancel = nullptr;
 };
 
-// One layer's attention as the views need it. Q, K, V and the context hold
-// all heads side by side; head h is columns [h*head_dim, (h+1)*head_dim).
+// One layer's attention as the views need it. Q and the context hold all
+// query heads side by side (head h: columns [h*head_dim, (h+1)*head_dim)); K
+// and V all key/value heads, which with grouped-query attention are fewer:
+// query head h reads key/value head h / (heads / kv_heads).
 struct LayerTrace
 {
-    RowMatrix<float> queries, keys, values; // n x d_model, biases included
-    std::vector<RowMatrix<float>> weights;  // per head n x n
-    std::vector<RowMatrix<float>> scores;   // per head n x n raw q.k, empty unless kept
-    RowMatrix<float> context;               // n x d_model, what enters the output projection (ablated heads zero)
+    RowMatrix<float> queries;              // n x heads*head_dim: biases, q norms and rotation included
+    RowMatrix<float> keys, values;         // n x kv_heads*head_dim (keys: rotated)
+    std::vector<RowMatrix<float>> weights; // per query head n x n
+    std::vector<RowMatrix<float>> scores;  // per query head n x n raw q.k, empty unless kept
+    RowMatrix<float> context;              // n x heads*head_dim, what enters the output projection (ablated heads zero)
 
-    int headDim() const { return weights.empty() ? 0 : int(queries.cols()) / int(weights.size()); }
+    int heads() const { return int(weights.size()); }
+    int headDim() const { return weights.empty() ? 0 : int(queries.cols()) / heads(); }
+    int kvHeads() const { return headDim() > 0 ? int(keys.cols()) / headDim() : 0; }
+    int kvHeadOf(int head) const { return kvHeads() > 0 ? head / (heads() / kvHeads()) : head; }
     auto query(int head) const { return queries.middleCols(head * headDim(), headDim()); }
-    auto key(int head) const { return keys.middleCols(head * headDim(), headDim()); }
-    auto value(int head) const { return values.middleCols(head * headDim(), headDim()); }
+    auto key(int head) const { return keys.middleCols(kvHeadOf(head) * headDim(), headDim()); }
+    auto value(int head) const { return values.middleCols(kvHeadOf(head) * headDim(), headDim()); }
     auto headContext(int head) const { return context.middleCols(head * headDim(), headDim()); }
 };
 
@@ -85,7 +94,7 @@ struct ModelTrace
     // the output of layer l. GPT-2's ln_f is not applied to any of them.
     std::vector<RowMatrix<float>> hidden;
     std::vector<LayerTrace> layers;
-    // GPT-2: the next token after the last position (the logits of that row only).
+    // Causal models: the next token after the last position (the logits of that row only).
     std::optional<TokenPrediction> nextToken;
     // BERT with the MLM head: one per position holding ForwardOptions::maskTokenId.
     std::vector<TokenPrediction> maskPredictions;

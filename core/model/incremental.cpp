@@ -7,7 +7,7 @@
 namespace attn {
 namespace {
 
-// Whether `trace` has every matrix forwardCausalFrom() copies rows from, over
+// Whether `trace` has every matrix forwardFrom() copies rows from, over
 // its own tokens (a trace from elsewhere, or a default one, is not reused).
 bool wellFormed(const ModelConfig &c, const ModelTrace &trace)
 {
@@ -18,9 +18,13 @@ bool wellFormed(const ModelConfig &c, const ModelTrace &trace)
         if (h.rows() != n || h.cols() != c.dModel)
             return false;
     const std::size_t scoreCount = trace.options.keepScores ? std::size_t(c.heads) : 0;
+    const Eigen::Index q = Eigen::Index(c.heads) * c.headDim(), kv = Eigen::Index(c.kvHeads()) * c.headDim();
     for (const LayerTrace &l : trace.layers) {
-        for (const RowMatrix<float> *m : {&l.queries, &l.keys, &l.values, &l.context})
-            if (m->rows() != n || m->cols() != c.dModel)
+        for (const RowMatrix<float> *m : {&l.queries, &l.context})
+            if (m->rows() != n || m->cols() != q)
+                return false;
+        for (const RowMatrix<float> *m : {&l.keys, &l.values})
+            if (m->rows() != n || m->cols() != kv)
                 return false;
         if (l.weights.size() != std::size_t(c.heads) || l.scores.size() != scoreCount)
             return false;
@@ -38,8 +42,9 @@ int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, con
                    const ForwardOptions &options)
 {
     const ModelConfig &c = model.config;
-    // BERT's positions all see each other: one new token changes every row.
-    if (c.family != ModelFamily::Gpt2 || !c.causal || ids.empty())
+    // Without the causal mask (BERT) positions all see each other: one new
+    // token changes every row.
+    if (!c.causal || ids.empty())
         return 0;
     if (previous.options.ablatedHeads != options.ablatedHeads || previous.options.keepScores != options.keepScores)
         return 0;
@@ -57,7 +62,7 @@ int reusableLayers(const ModelParameters &model, const ModelTrace &previous, con
                    const ForwardOptions &options)
 {
     const ModelConfig &c = model.config;
-    if (c.family != ModelFamily::Gpt2 || ids.empty() || previous.tokenIds != ids
+    if (ids.empty() || previous.tokenIds != ids
         || previous.options.keepScores != options.keepScores || !wellFormed(c, previous)
         || firstDifferingEdit(previous.options.embeddingEdits, options.embeddingEdits, int(ids.size()), c.dModel)
             < int(ids.size()))
@@ -75,11 +80,11 @@ ModelTrace extendTrace(const ModelParameters &model, const ModelTrace &previous,
                        const ForwardOptions &options)
 {
     if (const int layer = reusableLayers(model, previous, ids, options); layer > 0)
-        return forwardCausalFrom(model, ids, options, &previous, 0, layer);
+        return forwardFrom(model, ids, options, &previous, 0, layer);
     const int from = reusablePrefix(model, previous, ids, options);
     if (from == 0)
         return forward(model, ids, options);
-    return forwardCausalFrom(model, ids, options, &previous, from);
+    return forwardFrom(model, ids, options, &previous, from);
 }
 
 } // namespace attn

@@ -13,7 +13,7 @@ namespace attn {
 // The trace forward(model, ids, options) gives, reusing `previous` (a trace
 // of this same model: nothing checks the weights) where it
 // can: on the same ids with other switched-off heads, the layers before the
-// first that changed (reusableLayers); else for GPT-2 computed with the same ablated heads and score keeping, the
+// first that changed (reusableLayers); else for a causal model computed with the same ablated heads and score keeping, the
 // positions from the first id (or embedding edit) that differs from previous on are
 // computed (at least the last one, which gives the next-token prediction:
 // a shorter text or the same one recomputes only its last position).
@@ -26,23 +26,23 @@ ModelTrace extendTrace(const ModelParameters &model, const ModelTrace &previous,
 int reusablePrefix(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
                    const ForwardOptions &options);
 
-// Switching heads off or on in GPT-2 on the same tokens: the first layer
+// Switching heads off or on in any model on the same tokens: the first layer
 // whose switched-off heads differ between `previous` and `options`, before
 // which nothing changes (its layers and their input are taken from
 // `previous`; extendTrace() computes only the layers from it on). 0 when
-// nothing can be taken: another text, other edits or score keeping, BERT,
+// nothing can be taken: another text, other edits or score keeping,
 // or the same heads.
 int reusableLayers(const ModelParameters &model, const ModelTrace &previous, const std::vector<int> &ids,
                    const ForwardOptions &options);
 
-// The causal (GPT-2) pass behind both forward() and extendTrace(): positions
+// The pass behind both forward() and extendTrace(): positions
 // `from` ... n-1 are computed, rows 0 ... from-1 of every matrix copied from
 // `prefix`, which must hold at least `from` positions of the same ids and options
 // (unused when from is 0). With fromLayer > 0 instead, layers 0 ... fromLayer-1
 // and their input are copied from `prefix` (over the same ids, with the same
 // switched-off heads in those layers) and the layers from fromLayer on are
 // computed at every position. Checks the input as forward() does.
-ModelTrace forwardCausalFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
+ModelTrace forwardFrom(const ModelParameters &model, const std::vector<int> &ids, const ForwardOptions &options,
                              const ModelTrace *prefix, int from, int fromLayer = 0);
 
 } // namespace attn

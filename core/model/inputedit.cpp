@@ -1,5 +1,7 @@
 #include "model/inputedit.h"
 
+#include "model/denseops.h"
+
 #include <QString>
 #include <algorithm>
 #include <cmath>
@@ -20,7 +22,7 @@ RowVector<float> deltaTowards(const ModelParameters &model, int from, int to, do
 {
     checkToken(model, from);
     checkToken(model, to);
-    const RowVector<float> difference = model.tokenEmbedding.row(to) - model.tokenEmbedding.row(from);
+    const RowVector<float> difference = weightRow(model.tokenEmbedding, to) - weightRow(model.tokenEmbedding, from);
     return difference * float(fraction);
 }
 
@@ -32,19 +34,17 @@ RowVector<float> deltaSettingFirstDims(const ModelParameters &model, int token, 
         throw ModelInputError(QStringLiteral("%1 values are more than the %2 dimensions of an embedding")
                                   .arg(values.size()).arg(d).toStdString());
     RowVector<float> delta = RowVector<float>::Zero(d);
+    const RowVector<float> own = weightRow(model.tokenEmbedding, token);
     for (int i = 0; i < int(values.size()); ++i)
-        delta[i] = values[std::size_t(i)] - model.tokenEmbedding(token, i);
+        delta[i] = values[std::size_t(i)] - own[i];
     return delta;
 }
 
 std::optional<double> tokenEmbeddingNorm(const ModelParameters &model, int token)
 {
-    if (token < 0 || token >= model.tokenEmbedding.rows())
+    if (token < 0 || token >= model.tokenEmbedding.rowCount())
         return std::nullopt;
-    double sum = 0;
-    for (Eigen::Index i = 0; i < model.tokenEmbedding.cols(); ++i)
-        sum += double(model.tokenEmbedding(token, i)) * double(model.tokenEmbedding(token, i));
-    return std::sqrt(sum);
+    return weightRow(model.tokenEmbedding, token).cast<double>().norm();
 }
 
 RowVector<float> positionDelta(const std::vector<EmbeddingEdit> &edits, int position, int dModel)

@@ -1,5 +1,7 @@
 #include "model/layerview.h"
 
+#include "model/denseops.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -7,10 +9,7 @@ namespace attn {
 
 double layerScoreScale(const ModelConfig &config, int layer)
 {
-    double scale = config.scaleAttention && config.headDim() > 0 ? 1.0 / std::sqrt(double(config.headDim())) : 1.0;
-    if (config.scaleByInverseLayerIndex)
-        scale /= double(layer + 1);
-    return scale;
+    return config.scoreScale(layer);
 }
 
 AttentionResult layerAttention(const ModelParameters &model, const std::shared_ptr<const ModelTrace> &trace,
@@ -27,6 +26,7 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     result.inputs = trace->hidden[std::size_t(layer)].cast<double>();
     result.scoreScale = layerScoreScale(model.config, layer);
     result.causal = model.config.causal;
+    result.window = model.config.causal ? model.config.windowOf(layer) : 0;
     result.heads.resize(std::size_t(heads));
     const bool keptScores = int(t.scores.size()) == heads;
     for (int h = 0; h < heads; ++h) {
@@ -49,7 +49,9 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     // GPT-2 layer, written at every keystroke for the views to read none of it.
     result.projected = true;
     result.outputProjected = true;
-    const RowMatrix<float> output = t.context * block.attentionOutput.weight;
+    DenseParameters withoutBias = block.attentionOutput;
+    withoutBias.bias = WeightVector();
+    const RowMatrix<float> output = dense(t.context, withoutBias);
     result.output = output.cast<double>();
     if (heads > 1) {
         std::vector<const AttentionMatrix *> all;

@@ -1,6 +1,7 @@
 #include "model/memoryestimate.h"
 
 #include "io/safetensorsfile.h"
+#include "model/denseops.h"
 
 #include <QFile>
 #include <algorithm>
@@ -61,12 +62,14 @@ MemoryEstimate estimateRunMemory(const ModelConfig &c, const WeightsOnDisk &weig
     const double n = std::max(tokens, 0), d = c.dModel, layers = c.layers, heads = c.heads;
     MemoryEstimate e;
     e.mappedWeights = double(weights.fileBytes);
-    // The loader holds the config's tensors (a file with other shapes is refused).
-    // A file that does not hold exactly the config's weights is refused by the
+    // F32 weights are read in place; others stay as stored and are converted
+    // a band at a time (model/denseops.h), one band per thread of a pass. A
+    // file that does not hold exactly the config's weights is refused by the
     // loader; until then it is counted as copied whole (an upper bound).
     const bool matches = weights.elements == c.parameterCount();
-    const double converted = matches ? double(weights.elements - weights.f32Elements) / weights.elements : 1;
-    e.weightCopies = kFloat * c.parameterCount() * (c.family == ModelFamily::Gpt2 ? converted : 1.0);
+    const bool converts = weights.elements > weights.f32Elements;
+    e.weightCopies = !matches ? kFloat * c.parameterCount()
+                    : converts ? kFloat * std::min(c.parameterCount(), 2.0 * double(bandRows(1))) : 0.0;
     // Kept per layer: queries, keys, values, context (n x d each); the hidden
     // state before every layer and after the last. Alive during one layer:
     // its input, the layer norm's output, the attention output, the MLP's
@@ -74,7 +77,7 @@ MemoryEstimate estimateRunMemory(const ModelConfig &c, const WeightsOnDisk &weig
     const double working = 4 * n * d + 2 * n * c.dFF;
     // Predictions: GPT-2's next token (logits and probabilities); BERT's at
     // every [MASK], and any position may be one.
-    const double predictions = c.family == ModelFamily::Gpt2 ? 2.0 * c.vocab : n * 2.0 * c.vocab;
+    const double predictions = c.causal ? 2.0 * c.vocab : n * 2.0 * c.vocab;
     e.activations = kFloat * (layers * 4 * n * d + (layers + 1) * n * d + working + predictions);
     e.attention = kFloat * layers * heads * n * n * (keepScores ? 2 : 1);
     e.result = kBytesPerResultNumber * std::max(resultNumbers, 0.0);

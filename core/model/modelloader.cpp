@@ -1,7 +1,12 @@
 #include "model/modelloader.h"
 
+#include "io/gguffile.h"
+#include "io/ggufmetadata.h"
+#include "io/ggufsource.h"
 #include "io/safetensorsfile.h"
+#include "io/safetensorssource.h"
 #include "io/shardedcheckpoint.h"
+#include "model/families/family.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,105 +15,56 @@
 namespace attn {
 namespace {
 
-struct LoadError
-{
-    QString message;
-};
-
-// Where a checkpoint's tensors are: one file, or the shards of an index.
-struct TensorSource
-{
-    QString name; // the file named in messages about the checkpoint as a whole
-    const SafetensorsFile *single = nullptr;
-    const ShardedCheckpoint *sharded = nullptr;
-
-    // The file to look for `name` in (the single file even when it lacks
-    // it, so that its own message says so); nullptr when no shard holds it.
-    const SafetensorsFile *fileOf(const QString &tensor) const { return single ? single : sharded->fileOf(tensor); }
-    bool has(const QString &tensor) const
-    {
-        const SafetensorsFile *file = fileOf(tensor);
-        return file && file->find(tensor);
-    }
-};
-
-// Reads tensors under one naming scheme, refusing the first one that is
-// missing or has the wrong shape or type (the reader's own message).
+// Reads a family's tensors under one naming scheme (with or without its
+// prefix), refusing the first one that is missing or has the wrong shape or type.
 class TensorReader
 {
 public:
-    TensorReader(const TensorSource &source, QString prefix) : m_source(source), m_prefix(std::move(prefix)) {}
+    TensorReader(const TensorSource &source, QString prefix, bool conv1d)
+        : m_source(source), m_prefix(std::move(prefix)), m_conv1d(conv1d)
+    {
+    }
 
     bool has(const QString &name) const { return m_source.has(m_prefix + name); }
-
-    // F32 data as stored in the mapping (checked finite, not copied); any
-    // other dtype, or data the header left misaligned, converted into a copy.
     WeightMatrix matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
     {
-        const SafetensorsFile &file = fileOf(m_prefix + name);
-        const TensorInfo *info = check(file.findMatrix(m_prefix + name, rows, cols, &m_error));
-        if (const float *inPlace = file.floatsInPlace(*info)) {
-            check(file.checkFinite(*info, inPlace, &m_error));
-            return WeightMatrix::mapped(inPlace, rows, cols, cols, file.storage());
+        return m_source.matrix(m_prefix + name, rows, cols);
+    }
+    WeightVector vector(const QString &name, Eigen::Index size) const { return m_source.vector(m_prefix + name, size); }
+
+    // A dense layer of `in` inputs and `out` outputs, as the family stores
+    // it: Conv1D [in, out] or nn.Linear [out, in]. With no bias when `bias` is false.
+    DenseParameters dense(const QString &name, int in, int out, bool bias) const
+    {
+        DenseParameters p;
+        p.transposed = !m_conv1d;
+        p.weight = m_conv1d ? matrix(name + QLatin1String(".weight"), in, out)
+                            : matrix(name + QLatin1String(".weight"), out, in);
+        if (bias)
+            p.bias = vector(name + QLatin1String(".bias"), out);
+        return p;
+    }
+
+    // LayerNorm: weight and bias, or gamma and beta in checkpoints converted
+    // from TensorFlow long ago. RMSNorm: weight only, plus one where the
+    // family multiplies by (1 + w).
+    NormParameters norm(const QString &name, int d, const ModelConfig &c) const
+    {
+        if (c.norm == NormKind::RmsNorm) {
+            WeightVector weight = vector(name + QLatin1String(".weight"), d);
+            if (c.normAddsOne)
+                weight = RowVector<float>(weight.array() + 1.0f);
+            return NormParameters{std::move(weight), WeightVector()};
         }
-        RowMatrix<float> copy(rows, cols);
-        check(file.toFloat(*info, copy.data(), &m_error));
-        return copy;
-    }
-
-    WeightVector vector(const QString &name, Eigen::Index size) const
-    {
-        const SafetensorsFile &file = fileOf(m_prefix + name);
-        const TensorInfo *info = check(file.findVector(m_prefix + name, size, &m_error));
-        if (const float *inPlace = file.floatsInPlace(*info)) {
-            check(file.checkFinite(*info, inPlace, &m_error));
-            return WeightVector::mapped(inPlace, 1, size, size, file.storage());
-        }
-        RowVector<float> copy(size);
-        check(file.toFloat(*info, copy.data(), &m_error));
-        return copy;
-    }
-
-    // GPT-2's Conv1D: [in, out] as stored, y = x W + b.
-    DenseParameters conv1d(const QString &name, int in, int out) const
-    {
-        return DenseParameters{matrix(name + QLatin1String(".weight"), in, out),
-                               vector(name + QLatin1String(".bias"), out)};
-    }
-
-    // nn.Linear: [out, in] in the file, transposed once here to [in, out].
-    DenseParameters linear(const QString &name, int in, int out) const
-    {
-        return DenseParameters{RowMatrix<float>(matrix(name + QLatin1String(".weight"), out, in).transpose()),
-                               vector(name + QLatin1String(".bias"), out)};
-    }
-
-    // weight/bias, or gamma/beta in checkpoints converted from TensorFlow long ago.
-    LayerNormParameters layerNorm(const QString &name, int d) const
-    {
         const bool old = !has(name + QLatin1String(".weight")) && has(name + QLatin1String(".gamma"));
-        return LayerNormParameters{vector(name + (old ? QLatin1String(".gamma") : QLatin1String(".weight")), d),
-                                   vector(name + (old ? QLatin1String(".beta") : QLatin1String(".bias")), d)};
+        return NormParameters{vector(name + (old ? QLatin1String(".gamma") : QLatin1String(".weight")), d),
+                              vector(name + (old ? QLatin1String(".beta") : QLatin1String(".bias")), d)};
     }
 
 private:
-    template<typename T>
-    T check(T ok) const
-    {
-        if (!ok)
-            throw LoadError{m_error};
-        return ok;
-    }
-    const SafetensorsFile &fileOf(const QString &tensor) const
-    {
-        if (const SafetensorsFile *file = m_source.fileOf(tensor))
-            return *file;
-        throw LoadError{QStringLiteral("%1: no tensor %2").arg(m_source.name, quotedForMessage(tensor))};
-    }
-
     const TensorSource &m_source;
     QString m_prefix;
-    mutable QString m_error;
+    bool m_conv1d;
 };
 
 // The prefix the file uses: the one under which `probe` exists.
@@ -118,71 +74,113 @@ QString prefixOf(const TensorSource &source, const QString &prefix, const QStrin
         return QString();
     if (source.has(prefix + probe))
         return prefix;
-    throw LoadError{QStringLiteral("%1: no tensor \"%2\" (nor \"%3%2\"): not a checkpoint of this family")
-                        .arg(source.name, probe, prefix)};
+    throw ModelLoadError{QStringLiteral("%1: no tensor \"%2\" (nor \"%3%2\"): not a checkpoint of this family")
+                             .arg(source.name(), probe, prefix)};
 }
 
-void loadGpt2(const TensorSource &source, ModelParameters &p)
+// q | k | v, or gate | up, of one fused dense layer: by columns for Conv1D
+// ([in, out]), by rows for nn.Linear ([out, in]).
+DenseParameters partOf(const DenseParameters &fused, Eigen::Index start, Eigen::Index count)
 {
-    const ModelConfig &c = p.config;
-    const int d = c.dModel;
-    const TensorReader t(source, prefixOf(source, QStringLiteral("transformer."), QStringLiteral("wte.weight")));
-    p.tokenEmbedding = t.matrix(QStringLiteral("wte.weight"), c.vocab, d);
-    p.positionEmbedding = t.matrix(QStringLiteral("wpe.weight"), c.positions, d);
-    for (int i = 0; i < c.layers; ++i) {
-        const QString pre = QStringLiteral("h.%1.").arg(i);
-        BlockParameters b;
-        b.norm1 = t.layerNorm(pre + QLatin1String("ln_1"), d);
-        // c_attn's output columns are q | k | v (split(n_embd, dim=2)).
-        const DenseParameters qkv = t.conv1d(pre + QLatin1String("attn.c_attn"), d, 3 * d);
-        b.query = DenseParameters{qkv.weight.columns(0, d), qkv.bias.columns(0, d)};
-        b.key = DenseParameters{qkv.weight.columns(d, d), qkv.bias.columns(d, d)};
-        b.value = DenseParameters{qkv.weight.columns(2 * d, d), qkv.bias.columns(2 * d, d)};
-        b.attentionOutput = t.conv1d(pre + QLatin1String("attn.c_proj"), d, d);
-        b.norm2 = t.layerNorm(pre + QLatin1String("ln_2"), d);
-        b.mlpIn = t.conv1d(pre + QLatin1String("mlp.c_fc"), d, c.dFF);
-        b.mlpOut = t.conv1d(pre + QLatin1String("mlp.c_proj"), c.dFF, d);
-        p.blocks.push_back(std::move(b));
-    }
-    p.finalNorm = t.layerNorm(QStringLiteral("ln_f"), d);
-    // Tied (the default): Hugging Face points lm_head at wte whatever the file holds.
-    if (!c.tiedUnembedding)
-        p.untiedUnembedding = TensorReader(source, QString()).matrix(QStringLiteral("lm_head.weight"), c.vocab, d);
+    DenseParameters part;
+    part.transposed = fused.transposed;
+    part.weight = fused.transposed ? fused.weight.rowRange(start, count) : fused.weight.columns(start, count);
+    if (fused.bias.size() > 0)
+        part.bias = fused.bias.columns(start, count);
+    return part;
 }
 
-void loadBert(const TensorSource &source, ModelParameters &p)
+void loadAttention(const TensorReader &t, const TensorNames &n, const QString &pre, const ModelConfig &c,
+                   BlockParameters &b)
 {
-    const ModelConfig &c = p.config;
+    const int d = c.dModel, q = c.heads * c.headDim(), kv = c.kvHeads() * c.headDim();
+    if (n.queryKeyValue) {
+        const DenseParameters fused = t.dense(pre + QLatin1String(n.queryKeyValue), d, q + 2 * kv, c.queryKeyValueBias);
+        b.query = partOf(fused, 0, q);
+        b.key = partOf(fused, q, kv);
+        b.value = partOf(fused, q + kv, kv);
+    } else {
+        b.query = t.dense(pre + QLatin1String(n.query), d, q, c.queryKeyValueBias);
+        b.key = t.dense(pre + QLatin1String(n.key), d, kv, c.queryKeyValueBias);
+        b.value = t.dense(pre + QLatin1String(n.value), d, kv, c.queryKeyValueBias);
+    }
+    b.attentionOutput = t.dense(pre + QLatin1String(n.attentionOutput), q, d, c.outputBias);
+    if (c.queryKeyNorms) {
+        b.queryNorm = t.norm(pre + QLatin1String(n.queryNorm), c.headDim(), c);
+        b.keyNorm = t.norm(pre + QLatin1String(n.keyNorm), c.headDim(), c);
+    }
+}
+
+void loadMlp(const TensorReader &t, const TensorNames &n, const QString &pre, const ModelConfig &c, BlockParameters &b)
+{
     const int d = c.dModel;
-    const TensorReader t(source, prefixOf(source, QStringLiteral("bert."),
-                                        QStringLiteral("embeddings.word_embeddings.weight")));
-    p.tokenEmbedding = t.matrix(QStringLiteral("embeddings.word_embeddings.weight"), c.vocab, d);
-    p.positionEmbedding = t.matrix(QStringLiteral("embeddings.position_embeddings.weight"), c.positions, d);
-    p.tokenTypeEmbedding = t.matrix(QStringLiteral("embeddings.token_type_embeddings.weight"), c.tokenTypes, d);
-    p.embeddingNorm = t.layerNorm(QStringLiteral("embeddings.LayerNorm"), d);
+    if (c.mlp == MlpKind::Gated && n.mlpGateIn) {
+        const DenseParameters fused = t.dense(pre + QLatin1String(n.mlpGateIn), d, 2 * c.dFF, c.mlpBias);
+        b.mlpGate = partOf(fused, 0, c.dFF);
+        b.mlpIn = partOf(fused, c.dFF, c.dFF);
+    } else {
+        if (c.mlp == MlpKind::Gated)
+            b.mlpGate = t.dense(pre + QLatin1String(n.mlpGate), d, c.dFF, c.mlpBias);
+        b.mlpIn = t.dense(pre + QLatin1String(n.mlpIn), d, c.dFF, c.mlpBias);
+    }
+    b.mlpOut = t.dense(pre + QLatin1String(n.mlpOut), c.dFF, d, c.mlpBias);
+}
+
+void loadWith(const FamilyDescription &family, const TensorNames &n, const TensorSource &source, ModelParameters &p)
+{
+    ModelConfig &c = p.config;
+    const int d = c.dModel;
+    const QString embedding = QLatin1String(n.tokenEmbedding) + QLatin1String(".weight");
+    const TensorReader t(source, prefixOf(source, QLatin1String(n.prefix), embedding), family.conv1d);
+    // GGUF's Llama 3.1 scaling: each rotary frequency's divisor, in a tensor.
+    if (c.positionKind == PositionKind::Rotary && source.has(QStringLiteral("rope_freqs.weight"))) {
+        const WeightVector factors = source.vector(QStringLiteral("rope_freqs.weight"), c.rotary.dimensions / 2);
+        c.rotary.frequencyFactors.assign(factors.data(), factors.data() + factors.size());
+        for (float f : c.rotary.frequencyFactors)
+            if (!(f > 0))
+                throw ModelLoadError{QStringLiteral("%1: tensor \"rope_freqs.weight\" holds %2, not a positive factor")
+                                         .arg(source.name()).arg(double(f))};
+    }
+    p.tokenEmbedding = t.matrix(embedding, c.vocab, d);
+    if (c.positionKind == PositionKind::Learned)
+        p.positionEmbedding = t.matrix(QLatin1String(n.positionEmbedding) + QLatin1String(".weight"), c.positions, d);
+    if (c.tokenTypes > 0)
+        p.tokenTypeEmbedding = t.matrix(QLatin1String(n.tokenTypeEmbedding) + QLatin1String(".weight"), c.tokenTypes, d);
+    if (c.embeddingNorm)
+        p.embeddingNorm = t.norm(QLatin1String(n.embeddingNorm), d, c);
     for (int i = 0; i < c.layers; ++i) {
-        const QString pre = QStringLiteral("encoder.layer.%1.").arg(i);
+        const QString pre = QString::fromLatin1(n.layer).arg(i);
         BlockParameters b;
-        b.query = t.linear(pre + QLatin1String("attention.self.query"), d, d);
-        b.key = t.linear(pre + QLatin1String("attention.self.key"), d, d);
-        b.value = t.linear(pre + QLatin1String("attention.self.value"), d, d);
-        b.attentionOutput = t.linear(pre + QLatin1String("attention.output.dense"), d, d);
-        b.norm1 = t.layerNorm(pre + QLatin1String("attention.output.LayerNorm"), d);
-        b.mlpIn = t.linear(pre + QLatin1String("intermediate.dense"), d, c.dFF);
-        b.mlpOut = t.linear(pre + QLatin1String("output.dense"), c.dFF, d);
-        b.norm2 = t.layerNorm(pre + QLatin1String("output.LayerNorm"), d);
+        b.norm1 = t.norm(pre + QLatin1String(n.norm1), d, c);
+        loadAttention(t, n, pre, c, b);
+        if (c.sublayerOutputNorms) {
+            b.attentionOutputNorm = t.norm(pre + QLatin1String(n.attentionOutputNorm), d, c);
+            b.mlpOutputNorm = t.norm(pre + QLatin1String(n.mlpOutputNorm), d, c);
+        }
+        b.norm2 = t.norm(pre + QLatin1String(n.norm2), d, c);
+        loadMlp(t, n, pre, c, b);
         p.blocks.push_back(std::move(b));
     }
-    // The MLM head (BertForMaskedLM, BertForPreTraining) is never prefixed;
-    // its decoder.weight, when present, is the word embeddings again.
-    const TensorReader head(source, QStringLiteral("cls.predictions."));
-    if (head.has(QStringLiteral("transform.dense.weight"))) {
-        MlmHeadParameters m;
-        m.transform = head.linear(QStringLiteral("transform.dense"), d, d);
-        m.norm = head.layerNorm(QStringLiteral("transform.LayerNorm"), d);
-        m.decoderBias = head.vector(QStringLiteral("bias"), c.vocab);
-        p.mlm = std::move(m);
+    if (c.normPlacement == NormPlacement::BeforeSublayer)
+        p.finalNorm = t.norm(QLatin1String(n.finalNorm), d, c);
+    // Tied (the family's default unless the config says otherwise): Hugging
+    // Face points lm_head at the embedding whatever the file holds.
+    if (!c.tiedUnembedding && n.unembedding)
+        p.untiedUnembedding = TensorReader(source, QString(), family.conv1d)
+                                  .matrix(QLatin1String(n.unembedding) + QLatin1String(".weight"), c.vocab, d);
+    // BERT's masked-language head (BertForMaskedLM, BertForPreTraining) is
+    // never prefixed; its decoder.weight, when present, is the word embeddings again.
+    if (family.maskedLmHead) {
+        const TensorReader head(source, QLatin1String(family.maskedLmHead), false);
+        if (head.has(QStringLiteral("transform.dense.weight"))) {
+            MlmHeadParameters m;
+            m.transform = head.dense(QStringLiteral("transform.dense"), d, d, true);
+            m.norm = head.norm(QStringLiteral("transform.LayerNorm"), d, c);
+            m.decoderBias = head.vector(QStringLiteral("bias"), c.vocab);
+            p.mlm = std::move(m);
+        }
     }
+    p.storedType = source.storedType();
 }
 
 QByteArray readConfig(const QString &path, QString *error)
@@ -208,42 +206,83 @@ QByteArray readConfig(const QString &path, QString *error)
     return bytes;
 }
 
-std::optional<ModelParameters> loadParameters(const ModelConfig &config, const TensorSource &source, QString *error)
+} // namespace
+
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const TensorSource &source, QString *error,
+                                              bool ggufNames)
 {
+    const FamilyDescription *family = findFamily(config.modelType);
+    if (!family) {
+        if (error)
+            *error = QStringLiteral("%1: no model family %2").arg(source.name(), config.modelType);
+        return std::nullopt;
+    }
     ModelParameters p;
     p.config = config;
     try {
-        if (config.family == ModelFamily::Gpt2)
-            loadGpt2(source, p);
-        else
-            loadBert(source, p);
-    } catch (const LoadError &e) {
+        loadWith(*family, ggufNames ? family->ggufNames : family->names, source, p);
+    } catch (const ModelLoadError &e) {
         if (error)
             *error = e.message;
         return std::nullopt;
     } catch (const std::bad_alloc &) {
         if (error)
-            *error = QStringLiteral("%1: not enough memory for the weights").arg(source.name);
+            *error = QStringLiteral("%1: not enough memory for the weights").arg(source.name());
         return std::nullopt;
     }
     return p;
 }
 
-} // namespace
-
 std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error)
 {
-    return loadParameters(config, TensorSource{file.name(), &file, nullptr}, error);
+    return loadParameters(config, SafetensorsSource(file), error, false);
 }
 
 std::optional<ModelParameters> loadParameters(const ModelConfig &config, const ShardedCheckpoint &checkpoint,
                                               QString *error)
 {
-    return loadParameters(config, TensorSource{shardIndexName(), nullptr, &checkpoint}, error);
+    return loadParameters(config, SafetensorsSource(checkpoint, shardIndexName()), error, false);
+}
+
+SharedModelParameters loadGgufModel(const QString &path, QString *error)
+{
+    QString dummy;
+    QString &err = error ? *error : dummy;
+    const std::optional<GgufFile> file = GgufFile::open(path, &err);
+    if (!file)
+        return nullptr;
+    ModelConfig config;
+    const FamilyDescription *family = nullptr;
+    try {
+        const GgufValue *architecture = file->find(QStringLiteral("general.architecture"));
+        if (!architecture || architecture->type != GgufType::String)
+            throw ConfigError{QStringLiteral("general.architecture is missing or not a string")};
+        family = findGgufFamily(architecture->text);
+        if (!family)
+            throw ConfigError{QStringLiteral("architecture %1 is not supported (%2)")
+                                  .arg(shownJsonValue(architecture->text), ggufArchitectureNames())};
+        config.modelType = QLatin1String(family->modelType);
+        family->readGguf(GgufFields(*file, architecture->text), config);
+        if (config.parameterCount() > kMaxGgufParameters)
+            throw ConfigError{QStringLiteral("%1 million weights are more than this program opens (%2 million)")
+                                  .arg(config.parameterCount() / 1e6, 0, 'f', 0)
+                                  .arg(kMaxGgufParameters / 1e6, 0, 'f', 0)};
+    } catch (const ConfigError &e) {
+        err = file->fail(e.message);
+        return nullptr;
+    }
+    const GgufSource source(*file, family->ggufInterleavedQueryKey, config.heads, config.kvHeads(), config.headDim());
+    std::optional<ModelParameters> parameters = loadParameters(config, source, &err, true);
+    if (!parameters)
+        return nullptr;
+    parameters->container = QStringLiteral("gguf");
+    return std::make_shared<const ModelParameters>(std::move(*parameters));
 }
 
 SharedModelParameters loadModel(const QString &folder, QString *error)
 {
+    if (QFileInfo(folder).isFile() && folder.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
+        return loadGgufModel(folder, error);
     QString dummy;
     QString &err = error ? *error : dummy;
     const QDir dir(folder);

@@ -10,11 +10,12 @@ namespace attn {
 
 class SafetensorsFile;
 struct ShardedCheckpoint;
+class TensorSource;
 
 // config.json larger than this is refused before it is read (real ones are about 1 KB).
 constexpr qint64 kMaxConfigBytes = 1024 * 1024;
 
-// Reads DIR/config.json and DIR/model.safetensors, or, when there is no
+// Reads a .gguf file (loadGgufModel), or DIR/config.json and DIR/model.safetensors, or, when there is no
 // model.safetensors, DIR/model.safetensors.index.json and its shards. On failure returns null and
 // sets `error` to one line naming the file and what is wrong in it, e.g.
 //   model.safetensors: no tensor "h.1.ln_2.weight"
@@ -27,6 +28,19 @@ SharedModelParameters loadModel(const QString &folder, QString *error);
 // not use (h.N.attn.bias, pooler.*, lm_head.weight when tied, ...) are ignored;
 // old BERT checkpoints' LayerNorm gamma/beta are read as weight/bias.
 std::optional<ModelParameters> loadParameters(const ModelConfig &config, const SafetensorsFile &file, QString *error);
+// The same from any source of tensors (model/tensorsource.h), under the
+// family's GGUF names when `ggufNames`, else its Hugging Face names.
+std::optional<ModelParameters> loadParameters(const ModelConfig &config, const TensorSource &source, QString *error,
+                                              bool ggufNames);
+
+// A GGUF file (llama.cpp's format): the recipe from its metadata, the
+// weights left in the mapping and dequantised when used. Refused, with one
+// line naming the file, as loadModel refuses a folder.
+SharedModelParameters loadGgufModel(const QString &path, QString *error);
+
+// A quantised file holds far more weights per byte than a float one: GGUF
+// models up to this many are opened (an 8B model is 8,000 million).
+constexpr double kMaxGgufParameters = 80e9;
 // The same from the shards of an index (a missing tensor is named against the index).
 std::optional<ModelParameters> loadParameters(const ModelConfig &config, const ShardedCheckpoint &checkpoint,
                                               QString *error);

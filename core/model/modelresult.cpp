@@ -43,7 +43,10 @@ QJsonObject modelResultJson(const ModelConfig &config, const std::vector<int> &t
     out[QStringLiteral("model")] = QJsonObject{{QStringLiteral("type"), config.familyName()},
                                                {QStringLiteral("layers"), config.layers},
                                                {QStringLiteral("heads"), config.heads},
-                                               {QStringLiteral("d_model"), config.dModel}};
+                                               {QStringLiteral("kv_heads"), config.kvHeads()},
+                                               {QStringLiteral("head_dim"), config.headDim()},
+                                               {QStringLiteral("d_model"), config.dModel},
+                                               {QStringLiteral("format"), options.format}};
     QJsonArray ids, texts;
     for (int id : tokenIds)
         ids.append(id);

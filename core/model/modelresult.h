@@ -17,6 +17,8 @@ struct ModelResultOptions
     bool rollout = false;  // add "rollout" (attention rollout of every layer)
     bool scores = true;    // add each head's raw scores (when the trace kept them)
     std::set<LayerHead> ablatedHeads; // written as "ablated": [[layer, head], ...]
+    // model.format: the container and the type of most weights, "safetensors-F32", "gguf-Q4_K".
+    QString format = QStringLiteral("safetensors-F32");
 };
 
 // Layers with more than this many leave their scores out of a result: the

@@ -23,6 +23,30 @@ RowMatrix<S> layerNorm(const MatrixIn<S> &x, const VectorIn<S> &weight, const Ve
 }
 
 template<typename S>
+RowMatrix<S> rmsNorm(const MatrixIn<S> &x, const VectorIn<S> &weight, double epsilon)
+{
+    RowMatrix<S> out(x.rows(), x.cols());
+    for (Eigen::Index r = 0; r < x.rows(); ++r) {
+        const S meanSquare = x.row(r).squaredNorm() / S(x.cols());
+        const S inverse = S(1) / std::sqrt(meanSquare + S(epsilon));
+        out.row(r) = (x.row(r).array() * inverse * weight.array()).matrix();
+    }
+    return out;
+}
+
+template<typename S>
+void rmsNormEachHead(RowMatrix<S> &x, int heads, const VectorIn<S> &weight, double epsilon)
+{
+    const Eigen::Index d = weight.size();
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+        for (int h = 0; h < heads; ++h) {
+            auto head = x.row(r).segment(h * d, d);
+            const S inverse = S(1) / std::sqrt(head.squaredNorm() / S(d) + S(epsilon));
+            head = (head.array() * inverse * weight.array()).matrix();
+        }
+}
+
+template<typename S>
 S geluNew(S x)
 {
     const S c = S(0.7978845608028654); // sqrt(2 / pi)
@@ -87,6 +111,8 @@ RowVector<S> softmax(const VectorIn<S> &logits)
 
 #define ATTN_OPS_INSTANTIATE(S)                                                                                      \
     template RowMatrix<S> layerNorm<S>(const MatrixIn<S> &, const VectorIn<S> &, const VectorIn<S> &, double);       \
+    template RowMatrix<S> rmsNorm<S>(const MatrixIn<S> &, const VectorIn<S> &, double);                             \
+    template void rmsNormEachHead<S>(RowMatrix<S> &, int, const VectorIn<S> &, double);                              \
     template S geluNew<S>(S);                                                                                        \
     template S geluErf<S>(S);                                                                                        \
     template void activate<S>(RowMatrix<S> &, Activation);                                                           \

@@ -13,6 +13,16 @@ namespace attn {
 template<typename S>
 RowMatrix<S> layerNorm(const MatrixIn<S> &x, const VectorIn<S> &weight, const VectorIn<S> &bias, double epsilon);
 
+// The Llama family's RMSNorm over each row: x / sqrt(mean(x^2) + eps) * weight
+// (Gemma's 1 + w is in the weight already: model/modelloader.cpp).
+template<typename S>
+RowMatrix<S> rmsNorm(const MatrixIn<S> &x, const VectorIn<S> &weight, double epsilon);
+
+// RMSNorm of each of the `heads` slices of weight.size() values in every row,
+// in place: Qwen3's and Gemma 3's q and k norms, per head before the rotation.
+template<typename S>
+void rmsNormEachHead(RowMatrix<S> &x, int heads, const VectorIn<S> &weight, double epsilon);
+
 // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): GPT-2's gelu_new.
 template<typename S>
 S geluNew(S x);

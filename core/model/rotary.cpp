@@ -63,6 +63,8 @@ std::vector<float> rotaryFrequencies(const RotaryConfig &c, bool local)
                 frequency /= c.factor;
             else if (c.scaling == RopeScaling::Llama3)
                 frequency = llama3Frequency(c, frequency);
+            if (std::size_t(i) < c.frequencyFactors.size())
+                frequency = double(float(frequency) / c.frequencyFactors[std::size_t(i)]);
         }
         frequencies[std::size_t(i)] = float(frequency);
     }

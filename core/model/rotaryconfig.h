@@ -1,6 +1,8 @@
 #pragma once
 // How a model rotates q and k by position (model/rotary.h), as its config says.
 
+#include <vector>
+
 namespace attn {
 
 // How a rotary embedding stretches its frequencies (transformers' rope_scaling).
@@ -21,6 +23,9 @@ struct RotaryConfig
     // Gemma 3's layers with a sliding window rotate with their own base
     // (rope_local_base_freq) and no scaling; 0: every layer uses `theta`.
     double localTheta = 0.0;
+    // GGUF's rope_freqs (Llama 3.1's scaling, precomputed by llama.cpp's
+    // converter): frequency i is divided by factor i. Empty: none.
+    std::vector<float> frequencyFactors;
 };
 
 } // namespace attn

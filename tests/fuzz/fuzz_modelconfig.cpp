@@ -22,13 +22,19 @@ namespace {
 
 bool withinLimits(const attn::ModelConfig &c)
 {
+    const bool rotary = c.positionKind == attn::PositionKind::Rotary;
     return c.layers >= 1 && c.layers <= attn::kMaxModelLayers && c.heads >= 1 && c.heads <= attn::kMaxModelHeads
-           && c.dModel >= 1 && c.dModel <= attn::kMaxModelDModel && c.dModel % c.heads == 0 && c.dFF >= 1
-           && c.dFF <= attn::kMaxModelDFF && c.positions >= 1 && c.positions <= attn::kMaxModelPositions
+           && c.kvHeads() >= 1 && c.heads % c.kvHeads() == 0 && c.headDim() >= 1
+           && c.headDim() <= std::max(attn::kMaxModelHeadDim, attn::kMaxModelDModel)
+           && (!rotary || (c.rotary.dimensions >= 2 && c.rotary.dimensions <= c.headDim() && c.rotary.dimensions % 2 == 0))
+           && c.dModel >= 1 && c.dModel <= attn::kMaxModelDModel && c.dFF >= 1
+           && c.dFF <= attn::kMaxModelDFF && c.positions >= 1
+           && c.positions <= (rotary ? attn::kMaxRotaryPositions : attn::kMaxModelPositions)
+           && (c.windowedLayers.empty() || int(c.windowedLayers.size()) == c.layers)
            && c.vocab >= 1 && c.vocab <= attn::kMaxModelVocab && c.tokenTypes >= 0
-           && c.tokenTypes <= attn::kMaxModelTokenTypes && c.layerNormEpsilon > 0 && c.layerNormEpsilon <= 1.0
+           && c.tokenTypes <= attn::kMaxModelTokenTypes && c.normEpsilon > 0 && c.normEpsilon <= 1.0
            && std::isfinite(c.parameterCount()) && c.parameterCount() <= attn::kMaxModelParameters
-           && (c.family == attn::ModelFamily::Bert) == (c.tokenTypes > 0) && c.headDim() * c.heads == c.dModel;
+           && (c.modelType == QLatin1String("bert")) == (c.tokenTypes > 0);
 }
 
 void check(const QByteArray &json)
@@ -50,13 +56,13 @@ void check(const QByteArray &json)
     const attn::MemoryEstimate one = attn::estimateRunMemory(*config, none, 1, false, 0);
     if (!std::isfinite(full.total()) || !(one.total() > 0) || one.total() > full.total())
         std::abort();
-    if (config->family != attn::ModelFamily::Gpt2)
+    if (config->modelType != QLatin1String("gpt2"))
         return;
     const QByteArray written = QJsonDocument(attn::gpt2ConfigJson(*config)).toJson();
     const std::optional<attn::ModelConfig> again = attn::parseModelConfig(written, QStringLiteral("x"), &error);
     if (!again || again->layers != config->layers || again->heads != config->heads || again->dModel != config->dModel
         || again->dFF != config->dFF || again->positions != config->positions || again->vocab != config->vocab
-        || again->layerNormEpsilon != config->layerNormEpsilon)
+        || again->normEpsilon != config->normEpsilon)
         std::abort();
 }
 

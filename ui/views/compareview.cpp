@@ -1,7 +1,10 @@
 #include "compareview.h"
 
+#include "model/denseops.h"
+
 #include "comparecanvas.h"
 #include "comparisonexport.h"
+#include "model/denseops.h"
 #include "modeldocument.h"
 
 #include <QComboBox>
@@ -190,14 +193,16 @@ void CompareView::refreshDimensions()
     // an id past the model's vocabulary has no embedding to read.
     const bool valid = model && position >= 0 && position < int(doc->tokens().size())
         && doc->tokens()[std::size_t(position)].id >= 0
-        && doc->tokens()[std::size_t(position)].id < model->tokenEmbedding.rows();
+        && doc->tokens()[std::size_t(position)].id < model->tokenEmbedding.rowCount();
+    const attn::RowVector<float> embedding = valid ? attn::weightRow(model->tokenEmbedding, doc->tokens()[std::size_t(position)].id)
+                                                   : attn::RowVector<float>();
     for (int i = 0; i < kEditedDims; ++i) {
         const bool exists = valid && i < model->config.dModel;
         m_dims[std::size_t(i)]->setVisible(exists);
         m_dimLabels[std::size_t(i)]->setVisible(exists);
         if (!exists)
             continue;
-        const double value = model->tokenEmbedding(doc->tokens()[std::size_t(position)].id, i);
+        const double value = embedding[i];
         const QSignalBlocker block(m_dims[std::size_t(i)]);
         // Wide enough for the token's own value, so that starting there changes nothing.
         const int range = std::max(kDimRange, int(std::ceil(std::fabs(value) / kDimStep)) + 100);

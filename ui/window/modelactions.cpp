@@ -409,10 +409,10 @@ void ModelActions::updateGuesses()
     for (const ModelDocument::PredictionChange &c : m_model->biggestMovers(5))
         movers.push_back({c.id, m_model->tokenizer()->idToText(c.id), c.after, c.before});
     m_next->setMovers(movers);
-    m_next->setEmptyText(m_model->config() && m_model->config()->family == attn::ModelFamily::Bert
+    m_next->setEmptyText(m_model->config() && !m_model->config()->causal
                              ? tr("Put [MASK] in the text to see what the model guesses there")
                              : tr("No prediction yet"));
     m_next->setGuesses(m_model->predictionTitle(), guesses);
-    m_nextDock->setWindowTitle(m_model->config() && m_model->config()->family == attn::ModelFamily::Bert
+    m_nextDock->setWindowTitle(m_model->config() && !m_model->config()->causal
                                    ? tr("Masked token") : tr("Next token"));
 }

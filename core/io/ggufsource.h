@@ -1,0 +1,38 @@
+#pragma once
+// A GGUF file as a TensorSource: tensors named as the family's GGUF names
+// say (model/families/), in Hugging Face's shapes ([out, in]: GGUF's ne
+// reversed), F32 read in place and every other type dequantised a band of
+// rows at a time when used. For the `llama` architecture the rows of q and k,
+// which llama.cpp's converter interleaved pair by pair, are put back in
+// Hugging Face's order, so that the numbers equal those of the original.
+
+#include "model/tensorsource.h"
+
+namespace attn {
+
+class GgufFile;
+
+class GgufSource final : public TensorSource
+{
+public:
+    // `unpermuteQueryKey`: the file is of architecture `llama`; q has `heads`
+    // heads and k `kvHeads`, each `headDim` rows. The file must outlive the
+    // source (the weights it gives keep the mapping alive on their own).
+    GgufSource(const GgufFile &file, bool unpermuteQueryKey, int heads, int kvHeads, int headDim);
+
+    QString name() const override;
+    bool has(const QString &tensor) const override;
+    WeightMatrix matrix(const QString &tensor, Eigen::Index rows, Eigen::Index cols) const override;
+    WeightVector vector(const QString &tensor, Eigen::Index size) const override;
+    QString storedType() const override;
+
+private:
+    // The heads of `tensor` when its rows are interleaved by the converter; 0 otherwise.
+    int permutedHeads(const QString &tensor) const;
+
+    const GgufFile &m_file;
+    bool m_unpermute;
+    int m_heads, m_kvHeads, m_headDim;
+};
+
+} // namespace attn

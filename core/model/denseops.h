@@ -1,0 +1,23 @@
+#pragma once
+// Dense layers and embedding rows over weights however they are stored
+// (model/weights.h): F32 in place goes straight to BLAS; F16, BF16 and
+// quantised weights are converted a band of rows at a time into a buffer the
+// thread reuses, so a pass never holds more than a band as floats.
+
+#include "model/modelparameters.h"
+
+namespace attn {
+
+// y = x * W + b, or x * Wᵀ + b for a transposed (nn.Linear) weight; no bias when p.bias is empty.
+RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p);
+
+// Row `row` of a weight (a token's embedding) as floats.
+RowVector<float> weightRow(const WeightMatrix &w, Eigen::Index row);
+
+// h * Wᵀ for W [vocab, d_model]: the logits of one position (tied or separate unembedding).
+RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w);
+
+// How many rows of `cols` floats one band converts at a time.
+Eigen::Index bandRows(Eigen::Index cols);
+
+} // namespace attn
