@@ -112,6 +112,9 @@ public:
     bool shownHeadSwitchedOff() const;
     QString switchedOffText() const;
     QString colorBarTitle() const;
+    // The colour bar's title as drawn along `length` pixels: whole when it
+    // fits, else the values' name alone ("weights α"), elided only past that.
+    QString colorBarTitleFitting(const QFontMetricsF &metrics, qreal length) const;
     // What the weights are called on the colour bar ("weights α" when empty),
     // for matrices that are not one head's weights (the rollout).
     void setValueName(const QString &name) { m_valueName = name; }
@@ -126,6 +129,11 @@ public:
     bool needsImage(const QPalette &palette, const QSize &limit) const;
     void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+
+    // The walkthrough's outline of one cell of colour `cellColor`: dashes of
+    // the highlight colour over a ring of black or white (whichever contrasts
+    // more with the cell), so it shows on every colour of every colour map.
+    static void paintStepOutline(QPainter &p, const QRectF &cell, const QColor &cellColor, const QPalette &palette);
 
     static constexpr int kMaxVectorCells = 65536;
     static QColor maskedBackground(const QPalette &palette) { return palette.color(QPalette::Window); }
