@@ -234,8 +234,10 @@ private slots:
     void viewsAskedForComeToTheFront()
     {
         ModelWindowFixture f;
-        f.window.sentenceEdit()->setText(QStringLiteral("Hello world, hello"));
+        f.window.sentenceEdit()->setText(
+            fixtures::cliExpected().value(QLatin1String("gpt2")).toObject().value(QLatin1String("text")).toString());
         QVERIFY(f.open(m_tiny));
+        QVERIFY(f.model()->trace());
         // The dock widens for "All layers and heads" once the model's title is in.
         QVERIFY2(QTest::qWaitFor([&] { return tabTitlesCut(f.window).isEmpty(); }, 2000), qPrintable(tabTitlesCut(f.window)));
         QMenu *view = topMenu(f.window, QStringLiteral("&View"));

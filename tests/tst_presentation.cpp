@@ -156,9 +156,11 @@ private slots:
         window.fileActions()->setInteractive(false);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.sentenceEdit()->setText(QStringLiteral("Hello world, hello"));
+        // A text the tiny model's 29 tokens can spell (tests/data/models/cli).
+        window.sentenceEdit()->setText(fixtures::cliExpected().value(QLatin1String("gpt2")).toObject().value(QLatin1String("text")).toString());
         window.modelActions()->openFolder(m_model);
         QVERIFY(QTest::qWaitFor([&] { return doc.model()->isOpen() && !doc.model()->isComputing(); }, 10000));
+        QVERIFY(doc.model()->trace());
 
         QAction *compare = findAction(window, QStringLiteral("compareRuns"));
         QVERIFY(compare && compare->isEnabled());
