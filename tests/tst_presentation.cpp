@@ -30,6 +30,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -254,6 +255,15 @@ private slots:
             QCOMPARE(walk->font().pointSizeF(), QApplication::font().pointSizeF());
             QVERIFY(walk->font() != QApplication::font("QDockWidget"));
             keep(&window, QStringLiteral("zoom-150"));
+            // The panels no longer fit a 720-pixel screen at 1.5: they are put away, and the window fits.
+            QVERIFY(QTest::qWaitFor([&] { return p->isPresentationLayout(); }, 1000));
+            QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Presentation Layout")));
+            QVERIFY(QTest::qWaitFor([&] { return offScreen(&window).isEmpty(); }, 1000));
+            QTest::qWait(50);
+            QVERIFY2(offScreen(&window).isEmpty(), qPrintable(offScreen(&window)));
+            QVERIFY2(labelsCut(window.heatmap()).isEmpty(), qPrintable(labelsCut(window.heatmap())));
+            keep(&window, QStringLiteral("zoom-150-fitted"));
+            p->setPresentationLayout(false);
             QCOMPARE(QSettings().value(QStringLiteral("view/zoom")).toDouble(), 1.5);
         }
         {

@@ -7,7 +7,10 @@
 #include <QEvent>
 #include <QMainWindow>
 #include <QMenu>
+#include <QScreen>
 #include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 
@@ -142,6 +145,8 @@ void PresentationActions::setZoomStep(int step)
     QSettings().setValue(kZoomKey, zoom());
     applyZoom();
     emit zoomChanged(zoom());
+    // Once the layouts have measured the larger text: the window stays on the screen.
+    QTimer::singleShot(0, this, &PresentationActions::keepOnScreen);
 }
 
 void PresentationActions::applyZoom()
@@ -215,6 +220,31 @@ void PresentationActions::setPresentationLayout(bool on)
             if (auto *dock = m_window->findChild<QDockWidget *>(QLatin1String(name)))
                 dock->show();
     }
+}
+
+void PresentationActions::keepOnScreen()
+{
+    const QScreen *screen = m_window->screen();
+    if (!screen || m_window->isFullScreen())
+        return;
+    const QRect area = screen->availableGeometry();
+    const QSize frame = m_window->frameGeometry().size() - m_window->size(); // title bar and borders
+    const QSize room = area.size() - frame;
+    auto fits = [&] {
+        const QSize least = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+        return least.width() <= room.width() && least.height() <= room.height();
+    };
+    if (!fits() && !m_presenting) {
+        // The panels around the heatmap no longer fit at this size of text: the presentation layout does.
+        setPresentationLayout(true);
+        if (auto *status = m_window->statusBar())
+            status->showMessage(tr("Panels put away to fit the screen (View › Presentation Layout)"), 15000);
+    }
+    if (m_window->width() > room.width() || m_window->height() > room.height())
+        m_window->resize(m_window->size().boundedTo(room));
+    if (!area.contains(m_window->frameGeometry()))
+        m_window->move(std::max(area.left(), std::min(m_window->x(), area.right() - m_window->frameGeometry().width())),
+                       std::max(area.top(), std::min(m_window->y(), area.bottom() - m_window->frameGeometry().height())));
 }
 
 bool PresentationActions::eventFilter(QObject *watched, QEvent *event)

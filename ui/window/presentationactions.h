@@ -58,6 +58,9 @@ protected:
 private:
     void applyZoom();
     void updateZoomActions();
+    // After a zoom: when the panels' least size no longer fits the screen,
+    // the presentation layout puts them away; the window is brought back onto the screen.
+    void keepOnScreen();
 
     QMainWindow *m_window;
     int m_zoomStep = 0;
