@@ -334,7 +334,8 @@ private slots:
             QTest::qWait(20);
             QVERIFY2(offScreen(&window).isEmpty(), qPrintable(offScreen(&window)));
             QVERIFY2(labelsCut(window.heatmap()).isEmpty(), qPrintable(labelsCut(window.heatmap())));
-            QVERIFY2(tabTitlesCut(window).isEmpty(), qPrintable(tabTitlesCut(window)));
+            // The tab group widens for the larger titles a layout pass later.
+            QVERIFY2(QTest::qWaitFor([&] { return tabTitlesCut(window).isEmpty(); }, 2000), qPrintable(tabTitlesCut(window)));
             keep(&window, QStringLiteral("presentation-720-zoomed"));
             // The docks' title bars grow too (Qt keeps the title font a dock was made with).
             QDockWidget *walk = window.findChild<QDockWidget *>(QStringLiteral("walkthrough"));
