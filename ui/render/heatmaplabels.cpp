@@ -19,6 +19,13 @@ QString tr(const char *text)
 
 } // namespace
 
+QRectF HeatmapPainter::titleArea(const HeatmapLayout &l) const
+{
+    const QRectF row = l.titleRect();
+    const qreal inset = std::min(m_titleInset, row.width() / 2);
+    return row.adjusted(inset, 0, -inset, 0);
+}
+
 QString HeatmapPainter::title() const
 {
     // Cross-attention changes what every column is: said first, so no elision hides it.
@@ -85,7 +92,8 @@ void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPal
     p.setPen(text);
     if (m_showTitle && !l.titleRect().isEmpty()) {
         p.setFont(bold);
-        p.drawText(l.titleRect(), Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, l.titleRect().width()));
+        const QRectF area = titleArea(l);
+        p.drawText(area, Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, area.width()));
     }
     p.setFont(normal);
     p.drawText(l.columnAxisTitleRect(), Qt::AlignCenter, tr("key"));

@@ -72,6 +72,12 @@ public:
     void setCompact(bool compact) { m_compact = compact; }
     bool isCompact() const { return m_compact; }
     void setShowTitle(bool show) { m_showTitle = show; }
+    // Pixels kept free at each end of the title's row: the view's buttons
+    // sit there (an export has none and gives the title the whole row).
+    void setTitleInset(qreal inset) { m_titleInset = inset; }
+    qreal titleInset() const { return m_titleInset; }
+    // Where the title is drawn, centred and elided to fit.
+    QRectF titleArea(const HeatmapLayout &l) const;
     // Vector cells: one filled rect per cell (up to kMaxVectorCells) instead of
     // a scaled image, so SVG and PDF hold real vectors that viewers never blur.
     void setVectorCells(bool vector) { m_vectorCells = vector; }
@@ -172,6 +178,7 @@ private:
     int m_hoverColumn = -1;
     bool m_compact = false;
     bool m_showTitle = true;
+    qreal m_titleInset = 0;
     bool m_vectorCells = false;
     int m_maxImageSize = 2048;
 
