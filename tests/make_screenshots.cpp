@@ -2,6 +2,10 @@
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 // A second argument --heatmaps-only or --classroom-only stops after those pictures.
+// window-presentation-720.png needs a 1280 x 720 screen (the window never
+// grows past its screen, and offscreen's own is 800 x 800):
+//   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
+//       build/release/tests/make_screenshots docs/images --classroom-only
 
 #include "crossattentionpanel.h"
 #include "document.h"
@@ -28,9 +32,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPalette>
+#include <QScreen>
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
@@ -132,7 +138,13 @@ void shootHeatmaps(const QDir &out)
 void shootClassroom(const QDir &out, const attn::Session &fourHeads)
 {
     QSettings().setValue(QStringLiteral("hints/startHereDismissed"), true); // a teacher has closed it long ago
-    {
+    const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+    if (screen != QSize(1280, 720)) {
+        // On another screen the picture would show another window, under the same name.
+        std::fprintf(stderr, "window-presentation-720.png not made: the screen is %d x %d, not 1280 x 720 "
+                             "(QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json)\n",
+                     screen.width(), screen.height());
+    } else {
         Document doc;
         MainWindow window(&doc);
         window.resize(1280, 720);
