@@ -38,7 +38,7 @@ QString formatVector(const std::vector<double> &values, int maxTerms, int decima
 {
     QStringList parts;
     for (std::size_t i = 0; i < values.size() && int(i) < maxTerms; ++i)
-        parts << formatNumber(values[i], decimals);
+        parts << formatFixed(values[i], decimals);
     if (int(values.size()) > maxTerms)
         parts << QCoreApplication::translate("Walkthrough", "… (+%1 more)").arg(int(values.size()) - maxTerms);
     return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));

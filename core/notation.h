@@ -18,7 +18,8 @@ QString formatNumber(double value, int decimals = 4);
 constexpr int kShownDecimals = 4;
 QString formatFixed(double value, int decimals = kShownDecimals);
 
-// "[0.55, 0.87, 0.66]", at most maxTerms numbers, then "… (+N more)".
+// "[0.5500, 0.8700, 0.6600]" (formatFixed's decimals, as every view writes a
+// vector entry), at most maxTerms numbers, then "… (+N more)".
 QString formatVector(const std::vector<double> &values, int maxTerms, int decimals = 4);
 // Index notation: subscriptDigits("21") -> "₂₁", superscriptIndex(2) -> "⁽²⁾".
 QString subscriptDigits(const QString &digits);

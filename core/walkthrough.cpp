@@ -27,7 +27,7 @@ std::vector<double> rowOf(const Eigen::MatrixXd &m, int row)
 // A factor inside a product: negative numbers in brackets, so "×" never meets "−".
 QString factor(double v)
 {
-    const QString text = formatNumber(v);
+    const QString text = formatFixed(v);
     return text.startsWith(QChar(0x2212)) ? QStringLiteral("(%1)").arg(text) : text;
 }
 
@@ -173,7 +173,7 @@ WalkthroughStep addPositions(const Context &c, const Eigen::RowVectorXd &embeddi
         s.lines.push_back({QStringLiteral("PE%1%2 = %3(%4) = %5")
                                .arg(sup, subscriptDigits(QString::number(dim)),
                                     dim % 2 == 0 ? QStringLiteral("sin") : QStringLiteral("cos"), angle,
-                                    formatNumber(pe(dim))),
+                                    formatFixed(pe(dim))),
                            -1, {pe(dim)}});
     }
     s.lines.push_back({QStringLiteral("PE%1 = %2").arg(sup, formatVector(peValues, c.limits.maxTerms)), -1, peValues});
@@ -196,7 +196,7 @@ WalkthroughStep scores(const Context &c)
         const double score = c.head.scores(c.query, j);
         s.lines.push_back({QStringLiteral("ω%1 = %2·%3%4 = %5 = %6")
                                .arg(c.pair(j), c.q(), c.names.key, superscriptIndex(j),
-                                    joinTerms(terms, c.limits.maxTerms), formatNumber(score)),
+                                    joinTerms(terms, c.limits.maxTerms), formatFixed(score)),
                            j, {score}});
     }
     if (c.hiddenKeys > 0)
@@ -207,7 +207,7 @@ WalkthroughStep scores(const Context &c)
 WalkthroughStep scale(const Context &c)
 {
     const int dk = c.result.headDim();
-    const QString root = formatNumber(1.0 / c.result.scoreScale);
+    const QString root = formatFixed(1.0 / c.result.scoreScale);
     WalkthroughStep s = step(c, WalkthroughStepKind::Scale, tr("Scale the scores"),
                              tr("Dot products grow with the length of the vectors (d_k = %1 here). Dividing by √d_k = %2 "
                                 "keeps them moderate, so the softmax does not put almost all weight on one key.")
@@ -218,7 +218,7 @@ WalkthroughStep scale(const Context &c)
         s.lines.push_back({QStringLiteral("ω%1 ÷ √%2 = %3 ÷ %4 = %5")
                                .arg(c.pair(j))
                                .arg(dk)
-                               .arg(formatNumber(c.head.scores(c.query, j)), root, formatNumber(scaled)),
+                               .arg(formatFixed(c.head.scores(c.query, j)), root, formatFixed(scaled)),
                            j, {scaled}});
     }
     if (c.hiddenKeys > 0)
@@ -240,9 +240,9 @@ WalkthroughStep mask(const Context &c)
         if (!c.result.isMasked(c.query, j))
             continue;
         s.keys.push_back(j);
-        s.lines.push_back({tr("key %1 %2: blocked, α%3 = 0")
+        s.lines.push_back({tr("key %1 %2: blocked, α%3 = %4")
                                .arg(j)
-                               .arg(c.token(c.keyTokens, j), c.pair(j)),
+                               .arg(c.token(c.keyTokens, j), c.pair(j), formatFixed(c.head.weights(c.query, j))),
                            j, {c.head.weights(c.query, j)}});
     }
     s.lines.push_back({tr("visible: keys 0 to %1 of %2").arg(std::min(c.query, m - 1)).arg(m), -1, {}});
@@ -261,31 +261,31 @@ WalkthroughStep softmax(const Context &c)
                       "those powers. Every weight is positive and together they add up to 1.");
     if (shift != 0.0)
         text += QLatin1Char(' ') + tr("The scores are large, so the largest (%1) is subtracted from each first; "
-                                      "that leaves the weights unchanged.").arg(formatNumber(shift));
+                                      "that leaves the weights unchanged.").arg(formatFixed(shift));
     if (!c.result.causal)
         text += QLatin1Char(' ') + tr("No causal mask is on, so every key takes part.");
     WalkthroughStep s = step(c, WalkthroughStepKind::Softmax, tr("Softmax: scores become weights"), text);
     QStringList powers;
     double sum = 0.0;
     for (int j = 0; j < visible; ++j) {
-        powers << QStringLiteral("exp(%1)").arg(formatNumber(input(j) - shift));
+        powers << QStringLiteral("exp(%1)").arg(formatFixed(input(j) - shift));
         sum += std::exp(input(j) - shift);
     }
-    s.lines.push_back({QStringLiteral("Σ = %1 = %2").arg(joinTerms(powers, c.limits.maxTerms), formatNumber(sum)), -1,
+    s.lines.push_back({QStringLiteral("Σ = %1 = %2").arg(joinTerms(powers, c.limits.maxTerms), formatFixed(sum)), -1,
                        {sum}});
     for (int j : c.keys) {
         const double w = c.head.weights(c.query, j);
         if (j >= visible)
-            s.lines.push_back({tr("α%1 = 0 (masked)").arg(c.pair(j)), j, {w}});
+            s.lines.push_back({tr("α%1 = %2 (masked)").arg(c.pair(j), formatFixed(w)), j, {w}});
         else
             s.lines.push_back({QStringLiteral("α%1 = exp(%2) ÷ %3 = %4")
-                                   .arg(c.pair(j), formatNumber(input(j) - shift), formatNumber(sum), formatNumber(w)),
+                                   .arg(c.pair(j), formatFixed(input(j) - shift), formatFixed(sum), formatFixed(w)),
                                j, {w}});
     }
     if (c.hiddenKeys > 0)
         s.lines.push_back(moreKeysLine(c));
     const double total = c.head.weights.row(c.query).sum();
-    s.lines.push_back({tr("sum of all weights = %1").arg(formatNumber(total)), -1, {total}});
+    s.lines.push_back({tr("sum of all weights = %1").arg(formatFixed(total)), -1, {total}});
     return s;
 }
 
@@ -300,8 +300,8 @@ std::vector<double> weighted(const Context &c, int key)
 WalkthroughStep weightValues(const Context &c)
 {
     WalkthroughStep s = step(c, WalkthroughStepKind::WeightValues, tr("Weight the values"),
-                             tr("Each key's value vector is multiplied by its weight: a weight of 0.5 passes on half "
-                                "of that vector, a weight near 0 almost nothing."));
+                             tr("Each key's value vector is multiplied by its weight: a weight near 1 passes on nearly "
+                                "all of that vector, a weight near 0 almost nothing."));
     s.dims = c.dims(int(c.head.values.cols()));
     for (int j : c.keys) {
         if (c.result.isMasked(c.query, j))
@@ -309,7 +309,7 @@ WalkthroughStep weightValues(const Context &c)
         const std::vector<double> v = weighted(c, j);
         s.lines.push_back({QStringLiteral("α%1·%2%3 = %4 × %5 = %6")
                                .arg(c.pair(j), c.names.value, superscriptIndex(j),
-                                    formatNumber(c.head.weights(c.query, j)),
+                                    formatFixed(c.head.weights(c.query, j)),
                                     formatVector(rowOf(c.head.values, j), c.limits.maxTerms),
                                     formatVector(v, c.limits.maxTerms)),
                            j, v});
@@ -339,7 +339,7 @@ WalkthroughStep sumContext(const Context &c, bool projected)
         const QString more = c.hiddenKeys > 0 ? tr(" + (%1 more keys)").arg(c.hiddenKeys) : QString();
         s.lines.push_back({QStringLiteral("%1%2 = %3%4 = %5")
                                .arg(QStringLiteral("z") + superscriptIndex(c.query), subscriptDigits(QString::number(d)),
-                                    joinTerms(terms, c.limits.maxTerms), more, formatNumber(c.head.context(c.query, d))),
+                                    joinTerms(terms, c.limits.maxTerms), more, formatFixed(c.head.context(c.query, d))),
                            -1, {c.head.context(c.query, d)}});
     }
     const std::vector<double> z = rowOf(c.head.context, c.query);

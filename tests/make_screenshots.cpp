@@ -1,10 +1,16 @@
 // Renders the README's screenshots of the main window, offscreen:
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
+// A second argument --heatmaps-only or --classroom-only stops after those pictures.
+// window-presentation-720.png needs a 1280 x 720 screen (the window never
+// grows past its screen, and offscreen's own is 800 x 800):
+//   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
+//       build/release/tests/make_screenshots docs/images --classroom-only
 
 #include "crossattentionpanel.h"
 #include "document.h"
 #include "examples.h"
+#include "exportactions.h"
 #include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
@@ -12,7 +18,9 @@
 #include "modelactions.h"
 #include "modelgridpanel.h"
 #include "modeldocument.h"
+#include "presentationactions.h"
 #include "rolloutview.h"
+#include "theme.h"
 #include "trainingdialog.h"
 #include "trainingsession.h"
 #include "walkthroughpanel.h"
@@ -24,9 +32,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPalette>
+#include <QScreen>
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
@@ -122,6 +132,51 @@ void shootHeatmaps(const QDir &out)
     }
 }
 
+// The classroom: the presentation layout at 1280 x 720, zoomed a step past
+// 1.1, the walkthrough on its scores step; and the file the window's
+// "Export This View…" of the heads grid writes (the four-heads example).
+void shootClassroom(const QDir &out, const attn::Session &fourHeads)
+{
+    QSettings().setValue(QStringLiteral("hints/startHereDismissed"), true); // a teacher has closed it long ago
+    const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+    if (screen != QSize(1280, 720)) {
+        // On another screen the picture would show another window, under the same name.
+        std::fprintf(stderr, "window-presentation-720.png not made: the screen is %d x %d, not 1280 x 720 "
+                             "(QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json)\n",
+                     screen.width(), screen.height());
+    } else {
+        Document doc;
+        MainWindow window(&doc);
+        window.resize(1280, 720);
+        window.show();
+        QApplication::processEvents();
+        window.presentation()->setPresentationLayout(true);
+        window.presentation()->setZoomStep(4); // 1.25
+        window.walkthrough()->setCurrentStep(1); // the scores, one outlined cell per key
+        QApplication::processEvents();
+        QTest::qWait(50); // the docks settle their widths
+        save(window.grab().toImage(), out.filePath(QStringLiteral("window-presentation-720.png")));
+        window.presentation()->zoomResetAction()->trigger();
+        window.presentation()->setPresentationLayout(false);
+    }
+    QSettings().remove(QStringLiteral("view")); // the other pictures show the usual window
+    {
+        Document doc(fourHeads);
+        MainWindow window(&doc);
+        window.resize(1280, 800);
+        window.show();
+        QApplication::processEvents();
+        window.selectHead(2);
+        ExportActions *exports = window.exportActions();
+        const ExportActions::PictureDefaults defaults = exports->pictureDefaults(ExportView::Heads, window.headsGrid());
+        const QString path = out.filePath(QStringLiteral("export-heads-window.png"));
+        if (exports->exportTo(ExportView::Heads, path, defaults.size, defaults.scale))
+            std::printf("%s\n", qPrintable(path));
+        else
+            std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -142,6 +197,9 @@ int main(int argc, char **argv)
                 return e.session;
         return attn::runningExample();
     };
+    shootClassroom(out, example(QStringLiteral("four-heads-causal")));
+    if (argc > 2 && QByteArray(argv[2]) == "--classroom-only")
+        return 0;
     {
         // The first screen: the running example, the walkthrough and the start hint.
         QSettings().remove(QStringLiteral("hints/startHereDismissed"));
@@ -163,27 +221,9 @@ int main(int argc, char **argv)
         shoot(window, out.filePath(QStringLiteral("window-twenty-tokens.png")));
     }
     {
-        // A dark system theme: every view draws with the palette.
+        // The dark theme (View › Theme › Dark, or a dark desktop): every view draws with the palette.
         const QPalette light = QApplication::palette();
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-        dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
-        dark.setColor(QPalette::Midlight, QColor(0x45, 0x45, 0x45));
-        dark.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
-        dark.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
-        dark.setColor(QPalette::Shadow, QColor(0x10, 0x10, 0x10));
-        dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
-        dark.setColor(QPalette::HighlightedText, QColor(0x10, 0x10, 0x10));
-        dark.setColor(QPalette::ToolTipBase, QColor(0x2b, 0x2b, 0x2b));
-        dark.setColor(QPalette::ToolTipText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-        QApplication::setPalette(dark);
+        QApplication::setPalette(darkPalette());
         Document doc(example(QStringLiteral("four-heads-causal")));
         MainWindow window(&doc);
         raiseDock(window, window.headsGrid());

@@ -2,6 +2,7 @@
 // the widgets' interaction (clicks, keys, tooltips, the heads grid).
 #include "colordistance.h"
 #include "document.h"
+#include "examples.h"
 #include "headsgridview.h"
 #include "heatmaplayout.h"
 #include "heatmappainter.h"
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSvgGenerator>
 #include <QTest>
+#include <QToolButton>
 #include <cmath>
 
 namespace {
@@ -162,6 +164,50 @@ private slots:
         maybeSave(view, "example-weights");
         view.setShowScores(true);
         maybeSave(view, "example-scores");
+    }
+
+    // The title keeps clear of the Fit and Scale buttons in its row's corners
+    // at every width: elided, centred between them. A switched-off head's
+    // title, "… · head 0 (heads 0–1) · switched off", ran under "Scale".
+    void titleKeepsClearOfTheButtons()
+    {
+        std::optional<attn::Session> fourHeads;
+        for (const attn::Example &e : attn::builtInExamples())
+            if (e.id == QStringLiteral("four-heads-causal"))
+                fourHeads = e.session;
+        QVERIFY(fourHeads);
+        Document doc(*fourHeads);
+        HeatmapView view;
+        view.setSnapshot(doc.snapshot());
+        view.setHead(std::optional<int>(1));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QString title = view.painter().title();
+        QVERIFY2(title.contains(QStringLiteral("head 1")), qPrintable(title));
+        QFont bold = view.font();
+        bold.setBold(true);
+        const QFontMetricsF metrics(bold);
+        const auto buttons = view.findChildren<QToolButton *>();
+        QCOMPARE(buttons.size(), 2);
+        bool elided = false, whole = false;
+        for (int width = 200; width <= 700; width += 20) {
+            view.resize(width, 420);
+            QCoreApplication::processEvents();
+            const HeatmapLayout l = view.painter().layout(QRectF(view.rect()), view.font(), &view);
+            const QRectF area = view.painter().titleArea(l);
+            // As drawn: centred in the area, elided to its width.
+            const qreal textWidth = std::min(metrics.horizontalAdvance(title), area.width());
+            const QRectF text(area.center().x() - textWidth / 2, area.top(), textWidth, area.height());
+            QCOMPARE(area.left() - l.titleRect().left(), l.titleRect().right() - area.right()); // centred over the row
+            for (QToolButton *button : buttons)
+                if (button->isVisible())
+                    QVERIFY2(!QRectF(button->geometry()).intersects(text),
+                             qPrintable(QStringLiteral("%1 px: title %2..%3, %4 at %5..%6")
+                                            .arg(width).arg(text.left()).arg(text.right()).arg(button->text())
+                                            .arg(button->geometry().left()).arg(button->geometry().right() + 1)));
+            (metrics.horizontalAdvance(title) <= area.width() ? whole : elided) = true;
+        }
+        QVERIFY(elided && whole); // both cases were met
     }
 
     void causalCellsLookMasked()

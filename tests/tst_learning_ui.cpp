@@ -96,7 +96,7 @@ private slots:
         QCOMPARE(highlight.at(0).at(1).value<QList<int>>(), (QList<int>{0, 1, 2, 3, 4, 5}));
         const attn::HeadResult &h = doc.result().heads[0];
         for (int j = 0; j < 6; ++j)
-            QVERIFY2(panel.formulaText().contains(attn::formatNumber(h.scores(1, j))), qPrintable(panel.formulaText()));
+            QVERIFY2(panel.formulaText().contains(attn::formatFixed(h.scores(1, j))), qPrintable(panel.formulaText()));
         QVERIFY(panel.titleText().contains(QStringLiteral("2.")));
         grab(&panel, QStringLiteral("walkthrough-scores"));
 
@@ -110,7 +110,7 @@ private slots:
             panel.next();
         QCOMPARE(panel.currentStep(), panel.stepCount() - 1);
         QVERIFY(!panel.nextButton()->isEnabled());
-        QVERIFY(panel.formulaText().contains(attn::formatNumber(doc.result().output(1, 0))));
+        QVERIFY(panel.formulaText().contains(attn::formatFixed(doc.result().output(1, 0))));
     }
 
     void walkthroughFollowsEdits()
@@ -123,7 +123,7 @@ private slots:
         doc.setEmbeddingValue(0, 0, 0.99);
         QCOMPARE(panel.currentStep(), 1); // the learner stays on the step
         QVERIFY(panel.formulaText() != before);
-        QVERIFY(panel.formulaText().contains(attn::formatNumber(doc.result().heads[0].scores(1, 0))));
+        QVERIFY(panel.formulaText().contains(attn::formatFixed(doc.result().heads[0].scores(1, 0))));
         doc.setQuery(3);
         QVERIFY(panel.formulaText().startsWith(QStringLiteral("ω₃₀ = q⁽³⁾·k⁽⁰⁾")));
     }
@@ -152,7 +152,7 @@ private slots:
         const attn::AttentionResult scaled = attn::computeSession(attn::withScaling(s, true, 64));
         QCOMPARE(cols[1].values, rowOf(raw.heads[0].weights.toDouble(), 1));
         QCOMPARE(cols[2].values, rowOf(scaled.heads[0].weights.toDouble(), 1));
-        QVERIFY(cols[1].footer.contains(attn::formatNumber(raw.heads[0].weights.row(1).maxCoeff())));
+        QVERIFY(cols[1].footer.contains(attn::formatFixed(raw.heads[0].weights.row(1).maxCoeff())));
         grab(&dialog, QStringLiteral("mistake-scaling"));
 
         dialog.showDemo(MistakesDialog::WordOrder);
@@ -173,7 +173,7 @@ private slots:
         QCOMPARE(m.series, s.tokens);
         QVERIFY(close(rowOf(m.parts.colwise().sum(), 0), m.context));
         QVERIFY(dialog.explanationText().contains(
-            attn::formatNumber(h.weights.row(1).maxCoeff())));
+            attn::formatFixed(h.weights.row(1).maxCoeff())));
         grab(&dialog, QStringLiteral("mistake-contributions"));
 
         dialog.showDemo(MistakesDialog::CausalMask);

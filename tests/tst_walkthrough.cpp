@@ -4,6 +4,7 @@
 #include "notation.h"
 #include "walkthrough.h"
 
+#include <QRegularExpression>
 #include <QTest>
 #include <algorithm>
 
@@ -102,7 +103,7 @@ void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::A
             }
             // The text shows the line's result as the notation writes it.
             if (line.numbers.size() == 1)
-                QVERIFY2(line.text.contains(attn::formatNumber(line.numbers[0])), qPrintable(line.text));
+                QVERIFY2(line.text.contains(attn::formatFixed(line.numbers[0])), qPrintable(line.text));
             checked += int(line.numbers.size());
         }
     }
@@ -121,7 +122,7 @@ private slots:
         doc.setAttention(simplifiedConfig(doc));
         const auto steps = stepsOf(doc);
         QCOMPARE(steps.at(1).kind, Kind::Scores);
-        QCOMPARE(steps.at(1).lines.at(0).text, QStringLiteral("ω₁₀ = x⁽¹⁾·x⁽⁰⁾ = 0.55×0.43 + 0.87×0.15 + 0.66×0.89 = 0.9544"));
+        QCOMPARE(steps.at(1).lines.at(0).text, QStringLiteral("ω₁₀ = x⁽¹⁾·x⁽⁰⁾ = 0.5500×0.4300 + 0.8700×0.1500 + 0.6600×0.8900 = 0.9544"));
         QCOMPARE(steps.at(1).lines.at(0).numbers.at(0), doc.result().heads[0].scores(1, 0));
         QCOMPARE(steps.at(1).keys, (std::vector<int>{0, 1, 2, 3, 4, 5}));
         // Simplified mode keeps scaling off: no scale step, no mask, no projection.
@@ -138,9 +139,9 @@ private slots:
                                                     Kind::WeightValues, Kind::SumContext}));
         const attn::HeadResult &h = doc.result().heads[0];
         const QString expected = QStringLiteral("ω₁₂ = q⁽¹⁾·k⁽²⁾ = %1×%2 + %3×%4 = %5")
-                                     .arg(attn::formatNumber(h.queries(1, 0)), attn::formatNumber(h.keys(2, 0)))
-                                     .arg(attn::formatNumber(h.queries(1, 1)), attn::formatNumber(h.keys(2, 1)))
-                                     .arg(attn::formatNumber(h.scores(1, 2)));
+                                     .arg(attn::formatFixed(h.queries(1, 0)), attn::formatFixed(h.keys(2, 0)))
+                                     .arg(attn::formatFixed(h.queries(1, 1)), attn::formatFixed(h.keys(2, 1)))
+                                     .arg(attn::formatFixed(h.scores(1, 2)));
         QCOMPARE(QString(steps[1].lines[2].text).replace(QStringLiteral("(−"), QStringLiteral("−")).remove(QLatin1Char(')')),
                  expected);
         QVERIFY(steps[2].lines[0].text.contains(QStringLiteral("÷ √2")));
@@ -222,7 +223,7 @@ private slots:
         QCOMPARE(steps.front().kind, Kind::AddPositions);
         QCOMPARE(steps.at(1).kind, Kind::PickQuery);
         const attn::WalkthroughStep &pe = steps.front();
-        QCOMPARE(pe.lines.front().text, QStringLiteral("x⁽¹⁾ = [0.55, 0.87, 0.66]"));
+        QCOMPARE(pe.lines.front().text, QStringLiteral("x⁽¹⁾ = [0.5500, 0.8700, 0.6600]"));
         QCOMPARE(pe.lines.at(1).text, QStringLiteral("PE⁽¹⁾₀ = sin(1) = 0.8415"));
         QCOMPARE(pe.lines.at(2).text, QStringLiteral("PE⁽¹⁾₁ = cos(1) = 0.5403"));
         QCOMPARE(pe.lines.at(3).text, QStringLiteral("PE⁽¹⁾₂ = sin(1 ÷ 10000^(2/3)) = 0.0022"));
@@ -248,7 +249,7 @@ private slots:
         for (const attn::FormulaLine &line : it->lines) {
             QVERIFY2(!line.text.contains(QStringLiteral("e^")), qPrintable(line.text));
         }
-        QVERIFY(it->lines.front().text.startsWith(QStringLiteral("Σ = exp(0.9544) + exp(1.495)")));
+        QVERIFY(it->lines.front().text.startsWith(QStringLiteral("Σ = exp(0.9544) + exp(1.4950)")));
     }
 
     void notation()
@@ -260,7 +261,57 @@ private slots:
         QCOMPARE(attn::formatNumber(3.0), QStringLiteral("3"));
         QCOMPARE(attn::superscriptIndex(12), QStringLiteral("⁽¹²⁾"));
         QCOMPARE(attn::subscriptDigits(QStringLiteral("21")), QStringLiteral("₂₁"));
-        QCOMPARE(attn::formatVector({1, 2, 3}, 2), QStringLiteral("[1, 2, … (+1 more)]"));
+        QCOMPARE(attn::formatVector({1, 2, 3}, 2), QStringLiteral("[1.0000, 2.0000, … (+1 more)]"));
+    }
+
+    // Every number the walkthrough writes has four decimals, as the heatmap,
+    // its tooltips and the pipeline write them ("1.4950", never "1.495"):
+    // formulas and explanations, in every mode a step can appear in.
+    void everyNumberHasFourDecimals_data()
+    {
+        QTest::addColumn<int>("variant");
+        QTest::newRow("scaled, one head") << 0;
+        QTest::newRow("simplified") << 1;
+        QTest::newRow("causal, positions") << 2;
+        QTest::newRow("three heads, projected") << 3;
+        QTest::newRow("cross-attention") << 4;
+    }
+    void everyNumberHasFourDecimals()
+    {
+        QFETCH(int, variant);
+        Document doc(attn::exampleSession());
+        attn::AttentionConfig c = variant == 1 || variant == 4 ? simplifiedConfig(doc) : doc.session().attention;
+        if (variant == 2) {
+            c.causal = true;
+            c.positionalEncoding = attn::PositionalEncoding::Sinusoidal;
+        }
+        if (variant == 3) {
+            c.heads = 3;
+            c.headDim = 2;
+            c.outputProjection = true;
+        }
+        doc.setAttention(c);
+        if (variant == 4)
+            doc.setSourceSentence(QStringLiteral("one small step"));
+        doc.setQuery(2);
+        // A decimal number not part of a longer token (index digits are sub- and superscripts).
+        static const QRegularExpression number(QStringLiteral("\\d+\\.(\\d+)"));
+        int seen = 0;
+        for (const attn::WalkthroughStep &step : stepsOf(doc)) {
+            QStringList texts{step.explanation};
+            for (const attn::FormulaLine &line : step.lines)
+                texts << line.text;
+            for (const QString &text : texts)
+                for (auto it = number.globalMatch(text); it.hasNext();) {
+                    const QRegularExpressionMatch m = it.next();
+                    QVERIFY2(m.captured(1).size() == attn::kShownDecimals,
+                             qPrintable(QStringLiteral("%1 in: %2").arg(m.captured(0), text)));
+                    ++seen;
+                }
+        }
+        QVERIFY(seen > 20);
+        // 1.495 as a score of the example (simplified, "journey" to itself) reads 1.4950.
+        QCOMPARE(attn::formatFixed(1.495), QStringLiteral("1.4950"));
     }
 
     void repeatedTokensCarryTheirPosition()

@@ -154,6 +154,26 @@ private slots:
         QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(f.window.crossAttention()->sourceEdit()));
     }
 
+    // Hidden, a tab's contents kept the keyboard out but told the layout they
+    // could be no wider than 0 pixels, and a tab group is as narrow as its
+    // narrowest tab allows: the right dock stayed at its least width, whatever
+    // was dragged or asked (the window's own widening for cut tab titles too).
+    void docksBehindAnotherTabLetTheGroupWiden()
+    {
+        Fixture f;
+        QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+        f.raise("walkthrough");
+        QDockWidget *walk = f.dock("walkthrough");
+        QVERIFY(!onScreen(f.window.crossAttention()));
+        QTest::qWait(20);
+        const int before = walk->width();
+        f.window.resizeDocks({walk}, {before + 80}, Qt::Horizontal);
+        QVERIFY2(QTest::qWaitFor([&] { return walk->width() >= before + 80; }, 1000),
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(walk->width())));
+        QVERIFY(!onScreen(f.window.crossAttention())); // still out of the keyboard's reach
+        QVERIFY(!f.window.crossAttention()->isVisible());
+    }
+
     void crossAttentionNumbersAreWhole_data()
     {
         QTest::addColumn<int>("width");

@@ -206,6 +206,10 @@
         <source>PNG picture (*.png);;SVG picture (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Kinds of variant</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -385,10 +389,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Select query “%1”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Edit embedding of “%1”</source>
         <translation type="unfinished"></translation>
     </message>
@@ -495,6 +495,21 @@
         <source>How far the sliders reach either side of 0; the number boxes accept any value</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The model&apos;s token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token %1 “%2” · id %3
+Embedding: %4 numbers, length %5
+
+A model&apos;s embeddings are part of its trained weights, so they cannot be edited here (File › Close Model goes back to the hand-made session).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ExportActions</name>
@@ -587,15 +602,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Every Hea&amp;d as Separate Files…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The heatmap of each head in its own file (name-head0.png, name-head1.png, …), for slides</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Export Every Head (files get -head0, -head1, … added)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every Head as Separate &amp;Files…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -611,10 +626,6 @@
     </message>
     <message>
         <source>&amp;1× (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;2× (%1), sharper on high-resolution screens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -643,6 +654,10 @@
     </message>
     <message>
         <source>No background fill, so the picture sits on a slide&apos;s own colour; cells, text and bars stay opaque</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;2× (%1), sharper on slides and high-resolution screens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -689,10 +704,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Clear list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Untitled</source>
         <translation type="unfinished"></translation>
     </message>
@@ -710,6 +721,14 @@
     </message>
     <message>
         <source>Locate the session&apos;s model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2[*] — Attention Explorer</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -799,6 +818,30 @@
     </message>
     <message>
         <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention scores ω: keys and values from the source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention weights α: keys and values from the source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>switched off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores ω</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 of layer %2 is switched off: its output is zero</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 is switched off: its output is zero</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1103,10 +1146,6 @@ Token labels and numbers appear as the cells grow.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Trained Model: Induction Heads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot open the trained example: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1119,11 +1158,23 @@ Token labels and numbers appear as the cells grow.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Trained Model: Pronouns</source>
+        <source>A two-layer model this program trained on short sentences that end with a pronoun and a verb only its noun does: heads in layer 0 link “it” to the thing and “he” or “she” to the person</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A two-layer model this program trained on short sentences that end with a pronoun and a verb only its noun does: heads in layer 0 link “it” to the thing and “he” or “she” to the person</source>
+        <source>Trained Model: &amp;Induction Heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trained Model: P&amp;ronouns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Walkthrough</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cross-attention</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1289,6 +1340,26 @@ Token labels and numbers appear as the cells grow.</source>
         <source>Cross-attention: queries from the sentence, keys and values from the source.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>“%1”, the query in the window, is the first token: the mask leaves it only itself, a weight of 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”, the query in the window, is the last token: the mask hides nothing from it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This demo shows “%1” instead; pick another query above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Query:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query of the causal mask demo</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelActions</name>
@@ -1342,10 +1413,6 @@ Token labels and numbers appear as the cells grow.</source>
     </message>
     <message>
         <source>Opening %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” · id %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1565,6 +1632,22 @@ Token labels and numbers appear as the cells grow.</source>
         <source>%1 “%2”</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Heads and their scores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every head with its score on this text; click a column to sort, a row to show the head</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelGridView</name>
@@ -1578,6 +1661,22 @@ Token labels and numbers appear as the cells grow.</source>
     </message>
     <message>
         <source>Each tile is one head&apos;s attention weights (queries down, keys across); click one to show it, right-click one to switch it off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no number for this text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>switched off</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1798,6 +1897,14 @@ self: on the token itself; first: on the first token</source>
         <source>Σ = %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>switched off: z = 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context z = Σ α·v</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PracticeDialog</name>
@@ -1915,6 +2022,65 @@ self: on the token itself; first: on the first token</source>
     </message>
     <message>
         <source>Score: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PresentationActions</name>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the whole interface larger: text, cells, tokens and labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the whole interface smaller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset &amp;Zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The interface at the desktop&apos;s own size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Presentation Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The heatmap takes most of the window, the walkthrough and the other tabs beside it; the other panels are put away until the layout is switched off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Panels put away to fit the screen (View › Presentation Layout)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2085,15 +2251,31 @@ self: on the token itself; first: on the first token</source>
         <source>Query: “%1”, token %2 (from 0) of %3. Left and Right arrows move the query.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>“%1” · id %2 · a special token the tokenizer puts around every text (not typed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” · id %2 · a special token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · id %2 · one byte (0x%3) of a character the vocabulary has no token for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” · id %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TrainedModelsMenu</name>
     <message>
-        <source>Trained &amp;models</source>
+        <source>None yet: Learn › Train a model… saves them in %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>None yet: Learn › Train a model… saves them in %1</source>
+        <source>Trained m&amp;odels</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2374,6 +2556,22 @@ self: on the token itself; first: on the first token</source>
         <source>Walkthrough</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The steps changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The steps changed with the options: this is still “%1”, now step %2 of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The steps changed with the options: “%1” is no longer one of them; this is the step that came after it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 is switched off: its output is zero. These are the weights it computes; the layer adds none of its context.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn</name>
@@ -2480,10 +2678,6 @@ Which token will %3 give the largest weight?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>key %1 %2: blocked, α%3 = 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Softmax turns the scores into weights: raise e to each score and divide by the sum of all those powers. Every weight is positive and together they add up to 1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2500,19 +2694,11 @@ Which token will %3 give the largest weight?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>α%1 = 0 (masked)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>sum of all weights = %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Weight the values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Each key&apos;s value vector is multiplied by its weight: a weight of 0.5 passes on half of that vector, a weight near 0 almost nothing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2717,6 +2903,18 @@ Which token will %3 give the largest weight?</source>
     </message>
     <message>
         <source>visible: keys 0 to %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key %1 %2: blocked, α%3 = %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>α%1 = %2 (masked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each key&apos;s value vector is multiplied by its weight: a weight near 1 passes on nearly all of that vector, a weight near 0 almost nothing.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

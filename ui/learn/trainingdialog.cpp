@@ -1,6 +1,7 @@
 #include "trainingdialog.h"
 
 #include "patternsparklineview.h"
+#include "screenfit.h"
 #include "snapshotgridview.h"
 #include "trainingcurveview.h"
 #include "trainingsession.h"
@@ -39,7 +40,7 @@ TrainingDialog::TrainingDialog(QWidget *parent) : QWidget(parent, Qt::Window), m
     connect(m_session, &TrainingSession::finished, this, &TrainingDialog::onFinished);
     applyPreset(0);
     updateButtons();
-    resize(1100, 720);
+    resizeWithinScreen(this, {1100, 720});
 }
 
 TrainingDialog *TrainingDialog::showFor(QWidget *window)

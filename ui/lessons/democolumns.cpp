@@ -68,6 +68,6 @@ QString largestWeightText(const BarColumn &column)
     const int best = argmax(column.values);
     if (best < 0)
         return QString();
-    return tr("largest weight %1 (“%2”)").arg(attn::formatNumber(column.values[std::size_t(best)]),
+    return tr("largest weight %1 (“%2”)").arg(attn::formatFixed(column.values[std::size_t(best)]),
                                               column.labels.value(best));
 }

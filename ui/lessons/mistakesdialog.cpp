@@ -7,9 +7,11 @@
 #include "heatmapview.h"
 #include "lessons.h"
 #include "notation.h"
+#include "screenfit.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -28,7 +30,7 @@ MistakesDialog::MistakesDialog(Document *document, QWidget *parent)
     m_list->addItems({tr("Scores are not weights"), tr("Forgetting to scale"), tr("Word order"),
                       tr("The largest weight is not the whole story"), tr("Causal masking")});
     m_list->setWordWrap(true);
-    m_list->setFixedWidth(m_list->fontMetrics().horizontalAdvance(QStringLiteral("The largest weight is")) + 32);
+    fitList();
     m_pages = new QStackedWidget;
     for (int demo = 0; demo < DemoCount; ++demo)
         m_pages->addWidget(buildPage(demo));
@@ -50,9 +52,12 @@ MistakesDialog::MistakesDialog(Document *document, QWidget *parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QListWidget::currentRowChanged, this, &MistakesDialog::showDemo);
     connect(m_document, &Document::resultChanged, this, &MistakesDialog::refresh);
-    connect(m_document, &Document::queryChanged, this, &MistakesDialog::refresh);
+    connect(m_document, &Document::queryChanged, this, [this] {
+        m_causalPick = -1; // a query clicked in the window is the one to show again
+        refresh();
+    });
     m_order = attn::shuffleOrder(m_document->tokenCount(), m_shuffleSeed);
-    resize(880, 560);
+    resizeWithinScreen(this, {880, 560});
     showDemo(0);
 }
 
@@ -95,6 +100,21 @@ QWidget *MistakesDialog::buildPage(int demo)
         layout->addWidget(m_columns[std::size_t(demo)], 1);
     }
     if (demo == CausalMask) {
+        // The query this demo shows: the window's, unless the mask would show
+        // nothing there (the first token sees only itself, the last sees all).
+        auto *row = new QHBoxLayout;
+        auto *label = new QLabel(tr("&Query:"));
+        m_causalQuery = new QComboBox;
+        m_causalQuery->setAccessibleName(tr("Query of the causal mask demo"));
+        label->setBuddy(m_causalQuery);
+        row->addWidget(label);
+        row->addWidget(m_causalQuery);
+        row->addStretch(1);
+        layout->insertLayout(0, row);
+        connect(m_causalQuery, qOverload<int>(&QComboBox::activated), this, [this](int index) {
+            m_causalPick = index;
+            refresh();
+        });
         m_causalMap = new HeatmapView;
         m_causalMap->setMinimumHeight(180);
         layout->addWidget(m_causalMap, 1);
@@ -137,6 +157,19 @@ void MistakesDialog::showEvent(QShowEvent *event)
 {
     QDialog::showEvent(event);
     refresh();
+}
+
+void MistakesDialog::changeEvent(QEvent *event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitList();
+}
+
+void MistakesDialog::fitList()
+{
+    // Wide enough for the longest demo's name in two lines, at the current font size.
+    m_list->setFixedWidth(m_list->fontMetrics().horizontalAdvance(QStringLiteral("The largest weight is")) + 32);
 }
 
 void MistakesDialog::resizeEvent(QResizeEvent *event)
@@ -217,8 +250,8 @@ void MistakesDialog::refreshScores()
     columns.push_back(demoColumn(tr("Weights α"), *snap, q, m_head, DemoRow::Weights));
     arrows << tr("softmax");
     auto sum = [](const BarColumn &c) { return std::accumulate(c.values.begin(), c.values.end(), 0.0); };
-    columns.front().footer = tr("sum %1").arg(attn::formatNumber(sum(columns.front())));
-    columns.back().footer = tr("sum %1").arg(attn::formatNumber(sum(columns.back())));
+    columns.front().footer = tr("sum %1").arg(attn::formatFixed(sum(columns.front())));
+    columns.back().footer = tr("sum %1").arg(attn::formatFixed(sum(columns.back())));
     m_columns[ScoresAreNotWeights]->setColumns(columns, arrows);
 }
 
@@ -295,8 +328,8 @@ void MistakesDialog::showWordOrder(const ComputeScheduler::Snapshots &v)
             most = std::max(most, std::abs(x.values[i] - y.values[i]));
         return most;
     };
-    columns[1].footer = tr("largest change %1").arg(attn::formatNumber(change(columns[0], columns[1])));
-    columns[3].footer = tr("largest change %1").arg(attn::formatNumber(change(columns[2], columns[3])));
+    columns[1].footer = tr("largest change %1").arg(attn::formatFixed(change(columns[0], columns[1])));
+    columns[3].footer = tr("largest change %1").arg(attn::formatFixed(change(columns[2], columns[3])));
     m_shuffledText->setText(tr("Shuffled: %1").arg(attn::shuffled(s, m_order).tokens.join(QLatin1Char(' '))));
     setNote(
         tr("The weights of “%1”, word by word, before and after shuffling the sentence. Attention on its own only "
@@ -324,38 +357,5 @@ void MistakesDialog::refreshLargestWeight()
         tr("The context vector is a weighted mix of every value vector, not a copy of the favourite. Here “%1” has "
            "the largest weight, %2, yet the other tokens together still bring %3. Each bar stacks every token's "
            "share α·v of one dimension; the line across it marks the total.")
-            .arg(m.series.value(index), attn::formatNumber(*best), attn::formatNumber(1.0 - *best)));
-}
-
-void MistakesDialog::refreshCausal()
-{
-    // A causal mask belongs to self-attention: with a source, the demo shows the sentence's own.
-    const attn::Session s = attn::withoutSource(m_document->session());
-    m_document->computeVariants(QStringLiteral("mistakes"), {attn::withCausal(s, false), attn::withCausal(s, true)},
-                                this, [this](const ComputeScheduler::Snapshots &v) { showCausal(v[0], v[1]); });
-}
-
-void MistakesDialog::showCausal(const SnapshotPtr &open, const SnapshotPtr &masked)
-{
-    const attn::Session s = attn::withoutSource(m_document->session());
-    m_causalMap->setSnapshot(masked);
-    m_causalMap->setHead(std::optional<int>(m_head));
-    m_causalMap->setQuery(s.query);
-    if (!open->result || !masked->result) {
-        m_columns[CausalMask]->setMessage(open->error);
-        return;
-    }
-    const int q = s.query;
-    const QStringList keys = masked->columnTokens;
-    const int visible = std::min(q + 1, int(keys.size()));
-    setNote(
-        tr("A text generator writes one token after another, so while it works on “%1” the later tokens do not exist "
-           "yet. The causal mask blocks them before the softmax: “%1” may look at %2, but not at %3.")
-            .arg(s.tokens.value(q), keys.mid(0, visible).join(QStringLiteral(", ")),
-                 visible < keys.size() ? keys.mid(visible).join(QStringLiteral(", ")) : tr("(nothing: it is last)")),
-        true);
-    std::vector<BarColumn> columns{demoColumn(tr("Weights without the mask"), *open, q, m_head, DemoRow::Weights),
-                                   demoColumn(tr("Weights with the causal mask"), *masked, q, m_head, DemoRow::Weights)};
-    columns[1].footer = tr("the visible keys share the whole weight of 1");
-    m_columns[CausalMask]->setColumns(columns, {tr("mask")});
+            .arg(m.series.value(index), attn::formatFixed(*best), attn::formatFixed(1.0 - *best)));
 }

@@ -34,6 +34,10 @@ public:
     BarColumnsView *columnsView(int demo) const { return m_columns[std::size_t(demo)]; }
     ContributionView *contributionView() const { return m_contribution; }
     HeatmapView *causalHeatmap() const { return m_causalMap; }
+    // The causal mask demo's query and its chooser: the window's query, or a
+    // middle token when the mask would show nothing there (the first or last).
+    QComboBox *causalQueryBox() const { return m_causalQuery; }
+    int causalDemoQuery() const;
     // The explanation of the demo on show.
     QString explanationText() const;
     // The shuffle the word-order demo shows (order[p] = original index).
@@ -46,6 +50,7 @@ public slots:
     void refresh();
 
 protected:
+    void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
 
@@ -56,6 +61,7 @@ private:
     void setNote(const QString &text, bool selfAttentionOnly = false);
     QString attentionKind(bool selfAttentionOnly) const;
     void fitNote();
+    void fitList();
     void refreshScores();
     void refreshScaling();
     void refreshWordOrder();
@@ -64,7 +70,7 @@ private:
     // The demos' variants arrive from the document's scheduler (at once when small).
     void showScaling(const SnapshotPtr &raw, const SnapshotPtr &scaled, int dk);
     void showWordOrder(const ComputeScheduler::Snapshots &variants);
-    void showCausal(const SnapshotPtr &open, const SnapshotPtr &masked);
+    void showCausal(const SnapshotPtr &open, const SnapshotPtr &masked, int query);
 
     Document *m_document;
     int m_head = 0;
@@ -77,5 +83,7 @@ private:
     ContributionView *m_contribution = nullptr;
     HeatmapView *m_causalMap = nullptr;
     QComboBox *m_headDim = nullptr;
+    QComboBox *m_causalQuery = nullptr;
+    int m_causalPick = -1; // the query picked in the demo itself; -1: none since the window's changed
     QLabel *m_shuffledText = nullptr;
 };

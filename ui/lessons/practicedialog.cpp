@@ -2,10 +2,12 @@
 
 #include "document.h"
 #include "notation.h"
+#include "screenfit.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -71,9 +73,6 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     m_question = new QLabel;
     m_question->setWordWrap(true);
     m_question->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = m_question->font();
-    big.setPointSizeF(big.pointSizeF() * 1.1);
-    m_question->setFont(big);
     layout->addWidget(m_question);
     layout->addSpacing(4);
 
@@ -94,9 +93,6 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     auto *answerRow = new QHBoxLayout;
     m_answer = new QLineEdit;
     m_answer->setAccessibleName(tr("Answer"));
-    const int hintWidth = std::max(m_answer->fontMetrics().horizontalAdvance(tr("Your answer: a whole number")),
-                                   m_answer->fontMetrics().horizontalAdvance(tr("Your answer, for example 0.42")));
-    m_answer->setMinimumWidth(hintWidth + 24);
     m_check = new QPushButton(tr("&Check"));
     m_check->setDefault(true);
     m_check->setToolTip(tr("Check your answer (Enter). A wrong answer gets a hint, and you can try again."));
@@ -140,7 +136,8 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     // once the exercise is settled), so returnPressed is not connected too.
     connect(m_check, &QPushButton::clicked, this, &PracticeDialog::check);
     connect(m_solution, &QPushButton::clicked, this, &PracticeDialog::showSolution);
-    resize(600, 400);
+    applyFonts();
+    resizeWithinScreen(this, {600, 400});
     newExercise();
 }
 
@@ -253,12 +250,41 @@ void PracticeDialog::fillChoices()
     const int used = std::max(m_choiceLayout->columnCount(), columns + 1); // earlier exercises may have had more
     for (int c = 0; c < used; ++c)
         m_choiceLayout->setColumnStretch(c, c == columns ? 1 : 0);
+    sizeChoiceArea();
+}
+
+void PracticeDialog::sizeChoiceArea()
+{
+    const int n = int(m_choices->buttons().size());
+    const int columns = n <= 4 ? std::max(n, 1) : n <= 9 ? 3 : 4;
     const int rows = (n + columns - 1) / columns;
     const int rowHeight = m_choices->buttons().isEmpty() ? 0 : m_choices->buttons().constFirst()->sizeHint().height();
     const int spacing = std::max(m_choiceLayout->verticalSpacing(), 0);
     const int shownRows = std::min(rows, maxChoiceRows);
     m_choiceArea->setFixedHeight(shownRows * rowHeight + std::max(shownRows - 1, 0) * spacing);
     m_choiceArea->setVerticalScrollBarPolicy(rows > maxChoiceRows ? Qt::ScrollBarAlwaysOn : Qt::ScrollBarAlwaysOff);
+}
+
+void PracticeDialog::applyFonts()
+{
+    // From the dialog's font each time, so they follow View › Zoom In.
+    QFont big = font();
+    if (big.pointSizeF() > 0)
+        big.setPointSizeF(big.pointSizeF() * 1.1);
+    m_question->setFont(big);
+    const QFontMetrics fm(m_answer->font());
+    m_answer->setMinimumWidth(std::max(fm.horizontalAdvance(tr("Your answer: a whole number")),
+                                       fm.horizontalAdvance(tr("Your answer, for example 0.42")))
+                              + 24);
+}
+
+void PracticeDialog::changeEvent(QEvent *event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFonts();
+        sizeChoiceArea();
+    }
 }
 
 void PracticeDialog::setInputHint()

@@ -49,9 +49,14 @@ public slots:
     void check();
     void showSolution();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void showExercise();
     void fillChoices();
+    void sizeChoiceArea();
+    void applyFonts();
     void setInputHint();
     void settle();
     void updateScore();

@@ -16,10 +16,6 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     m_indicator = new QLabel;
     m_title = new QLabel;
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title->setFont(titleFont);
     m_title->setWordWrap(true);
     m_changed = new QLabel;
     m_changed->setWordWrap(true);
@@ -36,7 +32,6 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     m_formulas->setWordWrap(true);
     m_formulas->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_formulas->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_formulas->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_formulas->setMargin(6);
     m_formulas->setAccessibleName(tr("Formulas of this step"));
     auto *scroll = new QScrollArea;
@@ -61,6 +56,7 @@ WalkthroughPanel::WalkthroughPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_explanation);
     layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
+    applyFonts();
     connect(m_back, &QPushButton::clicked, this, &WalkthroughPanel::back);
     connect(m_next, &QPushButton::clicked, this, &WalkthroughPanel::next);
     rebuild();
@@ -237,8 +233,24 @@ void WalkthroughPanel::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
 }
 
+void WalkthroughPanel::applyFonts()
+{
+    // Derived from the panel's font each time, so they grow with View › Zoom In.
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    if (font().pointSizeF() > 0)
+        titleFont.setPointSizeF(font().pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (font().pointSizeF() > 0)
+        fixed.setPointSizeF(font().pointSizeF());
+    m_formulas->setFont(fixed);
+}
+
 void WalkthroughPanel::changeEvent(QEvent *event)
 {
+    if (event->type() == QEvent::FontChange)
+        applyFonts();
     if (event->type() == QEvent::LanguageChange) {
         m_back->setText(tr("&Back"));
         m_next->setText(tr("&Next"));

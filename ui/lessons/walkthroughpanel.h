@@ -55,6 +55,7 @@ signals:
 protected:
     void keyPressEvent(QKeyEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void applyFonts(); // the title's and the formulas' fonts, from the panel's
     void showEvent(QShowEvent *event) override;
 
 private:

@@ -2,6 +2,7 @@
 #include "exportheads.h"
 
 #include "devicepixels.h"
+#include "hatch.h"
 #include "heatmappainter.h"
 #include "pooledmatrix.h"
 
@@ -113,16 +114,12 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
     }
     if (causal && rows > 1) {
         // The masked keys (column > row) as one hatched staircase, as the heatmap draws them.
-        QPolygonF stairs;
-        stairs << cells.topRight();
-        for (int r = 0; r < rows; ++r) {
-            const qreal x = std::min(cells.right(), cells.left() + (r + 1) * cw);
-            stairs << QPointF(x, cells.top() + r * ch) << QPointF(x, cells.top() + (r + 1) * ch);
-        }
-        p.setPen(Qt::NoPen);
-        p.setBrushOrigin(cells.topLeft());
-        p.setBrush(QBrush(HeatmapPainter::maskedHatch(palette), Qt::BDiagPattern));
-        p.drawPolygon(stairs);
+        std::vector<StairStep> steps;
+        steps.reserve(std::size_t(rows));
+        for (int r = 0; r < rows; ++r)
+            steps.push_back({cells.top() + r * ch, cells.top() + (r + 1) * ch,
+                             std::min(cells.right(), cells.left() + (r + 1) * cw)});
+        paintHatchedStaircase(p, steps, cells.right(), masked, HeatmapPainter::maskedHatch(palette), cells.topLeft());
     }
     // Thin gaps between big cells make single cells easy to tell apart.
     if (cw >= 14 && ch >= 14) {

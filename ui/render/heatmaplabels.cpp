@@ -19,6 +19,13 @@ QString tr(const char *text)
 
 } // namespace
 
+QRectF HeatmapPainter::titleArea(const HeatmapLayout &l) const
+{
+    const QRectF row = l.titleRect();
+    const qreal inset = std::min(m_titleInset, row.width() / 2);
+    return row.adjusted(inset, 0, -inset, 0);
+}
+
 QString HeatmapPainter::title() const
 {
     // Cross-attention changes what every column is: said first, so no elision hides it.
@@ -52,6 +59,17 @@ QString HeatmapPainter::colorBarTitle() const
                                      : tr("%1, scale 0–max %2").arg(name, formatTick(m_dataMax));
 }
 
+QString HeatmapPainter::colorBarTitleFitting(const QFontMetricsF &metrics, qreal length) const
+{
+    // The scale's extremes are the bar's own tick labels: when the whole title
+    // does not fit, its name alone says what the colours are, uncut.
+    const QString whole = colorBarTitle();
+    if (metrics.horizontalAdvance(whole) <= length)
+        return whole;
+    const QString name = m_showScores ? tr("scores ω") : m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+    return metrics.elidedText(name, Qt::ElideRight, length);
+}
+
 QString HeatmapPainter::formatTick(double value) const
 {
     // Two significant digits of the largest value, at least two decimals;
@@ -74,7 +92,8 @@ void HeatmapPainter::paintLabels(QPainter &p, const HeatmapLayout &l, const QPal
     p.setPen(text);
     if (m_showTitle && !l.titleRect().isEmpty()) {
         p.setFont(bold);
-        p.drawText(l.titleRect(), Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, l.titleRect().width()));
+        const QRectF area = titleArea(l);
+        p.drawText(area, Qt::AlignCenter, boldMetrics.elidedText(title(), Qt::ElideRight, area.width()));
     }
     p.setFont(normal);
     p.drawText(l.columnAxisTitleRect(), Qt::AlignCenter, tr("key"));
@@ -155,6 +174,6 @@ void HeatmapPainter::paintColorBar(QPainter &p, const HeatmapLayout &l, const QP
     p.rotate(-90);
     const QFontMetricsF metrics(p.font(), p.device());
     p.drawText(QRectF(-titleRect.height() / 2, -titleRect.width() / 2, titleRect.height(), titleRect.width()),
-               Qt::AlignCenter, metrics.elidedText(colorBarTitle(), Qt::ElideRight, titleRect.height()));
+               Qt::AlignCenter, colorBarTitleFitting(metrics, titleRect.height()));
     p.restore();
 }

@@ -1,5 +1,6 @@
 #include "heatmappainter.h"
 
+#include "hatch.h"
 #include "notation.h"
 
 #include <QCoreApplication>
@@ -228,11 +229,12 @@ void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette 
         const HeatmapLayout &l = layout(rect, p.font(), p.device());
         p.save();
         p.setClipRect(l.cellArea(), Qt::IntersectClip);
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(palette.color(QPalette::Highlight), 2.0, Qt::DashLine));
         for (int column : m_highlightColumns)
-            if (column >= 0 && column < columns())
-                p.drawRect(l.cellRect(m_highlightRow, column).adjusted(3, 3, -3, -3));
+            if (column >= 0 && column < columns()) {
+                const QColor cell = isMasked(m_highlightRow, column) ? maskedBackground(palette)
+                                                                     : colorFor(valueAt(m_highlightRow, column));
+                paintStepOutline(p, l.cellRect(m_highlightRow, column).adjusted(3, 3, -3, -3), cell, palette);
+            }
         p.restore();
     }
     if (!m_hasValues || m_hoverRow < 0 || m_hoverRow >= rows() || m_hoverColumn < 0 || m_hoverColumn >= columns())
@@ -250,6 +252,20 @@ void HeatmapPainter::paintHover(QPainter &p, const QRectF &rect, const QPalette 
     p.restore();
 }
 
+void HeatmapPainter::paintStepOutline(QPainter &p, const QRectF &cell, const QColor &cellColor, const QPalette &palette)
+{
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    // The highlight colour alone vanished on cells of a similar colour (blue on viridis' teal).
+    p.setPen(QPen(contrastingTextColor(cellColor), 3.0, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    p.drawRect(cell);
+    QPen dashes(palette.color(QPalette::Highlight), 3.0, Qt::CustomDashLine, Qt::FlatCap, Qt::MiterJoin);
+    dashes.setDashPattern({2.0, 2.0}); // in pen widths: 6 px of highlight, 6 px of the ring
+    p.setPen(dashes);
+    p.drawRect(cell);
+    p.restore();
+}
+
 void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
 {
     if (!m_snapshot->result->causal)
@@ -260,23 +276,14 @@ void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalet
     const auto [r0, r1] = l.visibleRows();
     if (r1 <= r0)
         return;
-    QPolygonF stairs;
-    stairs.reserve(2 * (r1 - r0) + 2);
-    stairs << QPointF(area.right(), l.cellRect(r0, 0).top());
+    std::vector<StairStep> steps;
+    steps.reserve(std::size_t(r1 - r0));
     for (int r = r0; r < r1; ++r) {
         const QRectF diagonal = l.cellRect(r, r);
-        const qreal x = std::clamp(diagonal.right(), area.left(), area.right());
-        stairs << QPointF(x, diagonal.top()) << QPointF(x, diagonal.bottom());
+        steps.push_back({diagonal.top(), diagonal.bottom(), std::clamp(diagonal.right(), area.left(), area.right())});
     }
-    stairs << QPointF(area.right(), l.cellRect(r1 - 1, 0).bottom());
-    p.save();
-    p.setPen(Qt::NoPen);
-    p.setBrush(maskedBackground(palette));
-    p.drawPolygon(stairs);
-    p.setBrushOrigin(l.contentRect().topLeft());
-    p.setBrush(QBrush(maskedHatch(palette), Qt::BDiagPattern));
-    p.drawPolygon(stairs);
-    p.restore();
+    paintHatchedStaircase(p, steps, area.right(), maskedBackground(palette), maskedHatch(palette),
+                          l.contentRect().topLeft());
 }
 
 int HeatmapPainter::cellDecimals() const

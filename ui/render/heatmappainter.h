@@ -72,6 +72,12 @@ public:
     void setCompact(bool compact) { m_compact = compact; }
     bool isCompact() const { return m_compact; }
     void setShowTitle(bool show) { m_showTitle = show; }
+    // Pixels kept free at each end of the title's row: the view's buttons
+    // sit there (an export has none and gives the title the whole row).
+    void setTitleInset(qreal inset) { m_titleInset = inset; }
+    qreal titleInset() const { return m_titleInset; }
+    // Where the title is drawn, centred and elided to fit.
+    QRectF titleArea(const HeatmapLayout &l) const;
     // Vector cells: one filled rect per cell (up to kMaxVectorCells) instead of
     // a scaled image, so SVG and PDF hold real vectors that viewers never blur.
     void setVectorCells(bool vector) { m_vectorCells = vector; }
@@ -112,6 +118,9 @@ public:
     bool shownHeadSwitchedOff() const;
     QString switchedOffText() const;
     QString colorBarTitle() const;
+    // The colour bar's title as drawn along `length` pixels: whole when it
+    // fits, else the values' name alone ("weights α"), elided only past that.
+    QString colorBarTitleFitting(const QFontMetricsF &metrics, qreal length) const;
     // What the weights are called on the colour bar ("weights α" when empty),
     // for matrices that are not one head's weights (the rollout).
     void setValueName(const QString &name) { m_valueName = name; }
@@ -126,6 +135,11 @@ public:
     bool needsImage(const QPalette &palette, const QSize &limit) const;
     void paintBase(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     void paintHover(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+
+    // The walkthrough's outline of one cell of colour `cellColor`: dashes of
+    // the highlight colour over a ring of black or white (whichever contrasts
+    // more with the cell), so it shows on every colour of every colour map.
+    static void paintStepOutline(QPainter &p, const QRectF &cell, const QColor &cellColor, const QPalette &palette);
 
     static constexpr int kMaxVectorCells = 65536;
     static QColor maskedBackground(const QPalette &palette) { return palette.color(QPalette::Window); }
@@ -164,6 +178,7 @@ private:
     int m_hoverColumn = -1;
     bool m_compact = false;
     bool m_showTitle = true;
+    qreal m_titleInset = 0;
     bool m_vectorCells = false;
     int m_maxImageSize = 2048;
 

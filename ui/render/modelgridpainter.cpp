@@ -172,6 +172,25 @@ std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, 
     return colouredTiles(modelGridLevels(trace, causal, maxSide), map, masked);
 }
 
+std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &l, const QFontMetricsF &metrics)
+{
+    std::vector<ModelGridColumnLabel> labels;
+    if (l.heads <= 0 || l.layers <= 0)
+        return labels;
+    const double step = l.tileSide() + kGap;
+    const QString widest = QString::number(l.heads - 1);
+    const bool named = metrics.horizontalAdvance(QLatin1Char('H') + widest) + 2 <= step;
+    const double width = metrics.horizontalAdvance(named ? QLatin1Char('H') + widest : widest) + 2;
+    const int every = std::max(1, int(std::ceil(width / step)));
+    for (int column = 0; column < l.heads; column += every) {
+        // Centred on its tile, as wide as `every` columns: neighbours never meet.
+        const QPointF centre = l.tileRect(0, column).center();
+        const QString text = named ? QStringLiteral("H%1").arg(column) : QString::number(column);
+        labels.push_back({QRectF(centre.x() - every * step / 2, l.bounds.top(), every * step, l.labelHeight), text});
+    }
+    return labels;
+}
+
 std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelGridScores *scores)
 {
     std::vector<std::vector<int>> order(std::size_t(std::max(layers, 0)));
@@ -248,13 +267,12 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
                           l.labelHeight),
                    Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("highest score first →"));
     } else {
-        const int everyHead = std::max(1, int(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 2)
-                                                        / (side + kGap))));
-        for (int column = 0; column < heads; column += everyHead) {
-            const QRectF t = l.tileRect(0, column);
-            p.drawText(QRectF(t.left(), l.bounds.top(), side, l.labelHeight), Qt::AlignCenter,
-                       QStringLiteral("H%1").arg(column));
-        }
+        const std::vector<ModelGridColumnLabel> labels = modelGridColumnLabels(l, fm);
+        for (const ModelGridColumnLabel &label : labels)
+            p.drawText(label.rect, Qt::AlignCenter, label.text);
+        if (!labels.empty() && !labels.front().text.startsWith(QLatin1Char('H')))
+            p.drawText(QRectF(l.bounds.left(), l.bounds.top(), l.labelWidth - 4, l.labelHeight),
+                       Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("H"));
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells
     for (int row = 0; row < layers; ++row)

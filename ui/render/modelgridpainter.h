@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPalette>
 #include <QRectF>
+#include <QString>
 #include <set>
 #include <vector>
 
@@ -79,7 +80,19 @@ struct ModelGridScores
     std::vector<std::vector<double>> values; // [layer][head]; empty: no scores shown
     bool sorted = false;
     ColorMap map = ColorMap::Viridis;
+    QString name; // what the score is ("Previous token"), for tooltips
 };
+
+// The column labels above the tiles, where they go: "H0" ... when there is
+// room, the bare numbers when not (the corner then says "H"), every k-th
+// column when even those do not fit. Each label fits its rectangle whole and
+// no two rectangles overlap: a label is never clipped ("H10" to "HC").
+struct ModelGridColumnLabel
+{
+    QRectF rect;
+    QString text;
+};
+std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &layout, const QFontMetricsF &metrics);
 
 // The heads of each layer in tile order: 0, 1, 2 ... unless scores are sorted.
 std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelGridScores *scores);

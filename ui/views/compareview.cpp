@@ -7,6 +7,7 @@
 #include "model/denseops.h"
 #include "modeldocument.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -56,6 +57,10 @@ void CompareView::buildControls()
     m_kind->addItem(tr("an embedding moved towards another token"), int(Kind::MoveEmbedding));
     m_kind->addItem(tr("an embedding's first dimensions set"), int(Kind::EditDimensions));
     m_kind->setAccessibleName(tr("What variant B changes"));
+    // Its longest entry would set the panel's least width; the list still opens wide.
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kind->setMinimumContentsLength(18);
+    m_kind->view()->setAccessibleName(tr("Kinds of variant"));
     auto *kindLabel = new QLabel(tr("B is A with:"));
     kindLabel->setBuddy(m_kind);
     row->addWidget(kindLabel);
@@ -86,7 +91,7 @@ void CompareView::buildControls()
     page({new QLabel(tr("B shows")), m_layer, m_head});
     m_sentence = new QLineEdit;
     m_sentence->setPlaceholderText(tr("the other sentence, then Enter"));
-    m_sentence->setMinimumWidth(320);
+    m_sentence->setMinimumWidth(160);
     m_sentence->setAccessibleName(tr("The sentence variant B runs on"));
     page({m_sentence});
     m_replacement = new QLineEdit;

@@ -6,6 +6,7 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QToolButton>
+#include <algorithm>
 #include <cmath>
 
 void HeatmapView::buildButtons()
@@ -136,4 +137,18 @@ void HeatmapView::placeButtons()
     place(m_fitButton, l.topLeftCorner(), false);
     place(m_scaleButton, l.topRightCorner(), true);
     m_fitButton->setEnabled(!l.zoom().isFit());
+    // The title keeps clear of both buttons, by the same width at each end so
+    // that it stays centred over the cells ("· switched off" ran under "Scale").
+    const QRectF row = l.titleRect();
+    qreal inset = 0;
+    if (m_fitButton->isVisibleTo(this))
+        inset = std::max(inset, m_fitButton->geometry().right() + 1 + kTitleGap - row.left());
+    if (m_scaleButton->isVisibleTo(this))
+        inset = std::max(inset, row.right() - m_scaleButton->geometry().left() + kTitleGap);
+    inset = std::max<qreal>(inset, 0);
+    if (inset != m_painter.titleInset()) {
+        m_painter.setTitleInset(inset);
+        m_cacheDirty = true;
+        update();
+    }
 }

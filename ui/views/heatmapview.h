@@ -76,6 +76,7 @@ public:
     QSize minimumSizeHint() const override { return {160, 120}; }
 
     static constexpr qreal kZoomStep = 1.25; // one wheel notch or key press
+    static constexpr qreal kTitleGap = 6; // between the title and a button beside it
 
 signals:
     void querySelected(int row);

@@ -1,14 +1,20 @@
 #include "modelgridpanel.h"
 
 #include "modelgridview.h"
+#include "notation.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <algorithm>
+#include <QSplitter>
+#include <QStyle>
+#include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace {
@@ -43,6 +49,39 @@ const ScoreChoice kChoices[] = {
 
 constexpr int kChosenKeyChoice = int(std::size(kChoices)) - 1;
 
+enum ListColumn { HeadColumn, ScoreColumn };
+
+// A row of the score list, sorted by number (a head without one, NaN, last
+// when sorted highest first).
+class ScoreItem : public QTreeWidgetItem
+{
+public:
+    ScoreItem(int layer, int head, double score) : m_layer(layer), m_head(head), m_score(score)
+    {
+        setText(HeadColumn, attn::layerHeadName(layer, head));
+        setText(ScoreColumn, std::isnan(score) ? QStringLiteral("—") : attn::formatFixed(score));
+        setTextAlignment(ScoreColumn, Qt::AlignRight | Qt::AlignVCenter);
+        setData(HeadColumn, Qt::UserRole, layer);
+        setData(ScoreColumn, Qt::UserRole, head);
+    }
+    int layer() const { return m_layer; }
+    int head() const { return m_head; }
+    bool operator<(const QTreeWidgetItem &other) const override
+    {
+        const auto &o = static_cast<const ScoreItem &>(other);
+        const int column = treeWidget() ? treeWidget()->sortColumn() : ScoreColumn;
+        if (column == ScoreColumn && m_score != o.m_score && !(std::isnan(m_score) && std::isnan(o.m_score)))
+            return std::isnan(m_score) || (!std::isnan(o.m_score) && m_score < o.m_score);
+        // By layer, then head ("L2H0" before "L10H0"); ties of a score: L0H0 first when descending.
+        const bool before = std::pair(m_layer, m_head) < std::pair(o.m_layer, o.m_head);
+        return column == ScoreColumn ? !before && std::pair(m_layer, m_head) != std::pair(o.m_layer, o.m_head) : before;
+    }
+
+private:
+    int m_layer, m_head;
+    double m_score;
+};
+
 } // namespace
 
 ModelGridPanel::ModelGridPanel(QWidget *parent) : QWidget(parent), m_grid(new ModelGridView)
@@ -73,11 +112,38 @@ ModelGridPanel::ModelGridPanel(QWidget *parent) : QWidget(parent), m_grid(new Mo
     row->addWidget(m_key);
     row->addWidget(m_sort);
     row->addStretch(1);
+    m_list = new QTreeWidget;
+    m_list->setAccessibleName(tr("Heads and their scores"));
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->setHeaderLabels({tr("Head"), tr("Score")});
+    m_list->setSortingEnabled(true);
+    m_list->sortByColumn(ScoreColumn, Qt::DescendingOrder);
+    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_list->header()->setStretchLastSection(false);
+    m_list->setToolTip(tr("Every head with its score on this text; click a column to sort, a row to show the head"));
+    // Both columns and the scroll bar, whatever the panel's width; a header and about four heads.
+    const QFontMetrics fm = m_list->fontMetrics();
+    m_list->setMinimumSize(fm.horizontalAdvance(QStringLiteral("L00H00")) + fm.horizontalAdvance(QStringLiteral("0.00000"))
+                               + 3 * fm.height() + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent),
+                           fm.height() * 6);
+    m_list->hide();
+    connect(m_list, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (item)
+            emit headPicked(item->data(HeadColumn, Qt::UserRole).toInt(), item->data(ScoreColumn, Qt::UserRole).toInt());
+    });
+    m_split = new QSplitter(Qt::Vertical);
+    m_split->setChildrenCollapsible(false);
+    m_split->addWidget(m_grid);
+    m_split->addWidget(m_list);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(row);
-    layout->addWidget(m_grid, 1);
+    layout->addWidget(m_split, 1);
     connect(m_score, qOverload<int>(&QComboBox::currentIndexChanged), this, &ModelGridPanel::onChoice);
     connect(m_key, qOverload<int>(&QComboBox::currentIndexChanged), this, &ModelGridPanel::onChoice);
     connect(m_sort, &QCheckBox::toggled, this, &ModelGridPanel::apply);
@@ -162,6 +228,31 @@ void ModelGridPanel::apply()
             shown.values.push_back(std::move(values));
         }
         shown.sorted = m_sort->isChecked();
+        shown.name = tr(choice.name);
     }
+    fillList(shown);
     m_grid->setScores(std::move(shown));
+}
+
+void ModelGridPanel::fillList(const ModelGridScores &shown)
+{
+    m_list->setVisible(!shown.values.empty());
+    const QSignalBlocker block(m_list); // filling is not picking
+    m_list->clear();
+    m_list->setSortingEnabled(false); // one sort after the rows are in, not one per row
+    QList<QTreeWidgetItem *> items;
+    for (int l = 0; l < int(shown.values.size()); ++l)
+        for (int h = 0; h < int(shown.values[std::size_t(l)].size()); ++h)
+            items << new ScoreItem(l, h, shown.values[std::size_t(l)][std::size_t(h)]);
+    m_list->addTopLevelItems(items);
+    m_list->setSortingEnabled(true);
+}
+
+void ModelGridPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // The list beside the grid in a wide panel, under it in a tall one: the grid stays square and large.
+    const Qt::Orientation wanted = width() >= height() ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() != wanted)
+        m_split->setOrientation(wanted);
 }

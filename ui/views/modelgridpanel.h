@@ -4,9 +4,12 @@
 // token earlier, induction, first token, self: model/headscores.h, or the
 // weight from the query to a token the user picks, such as from "it" to
 // "box"), and each layer's heads sorted by it, so "which head does this
-// job?" is one look.
+// job?" is one look. Below the grid, a list of every head and its score,
+// highest first and sortable: the numbers stay readable when a large model's
+// tiles are too small to hold them.
 
 #include "model/headscores.h"
+#include "modelgridpainter.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -17,6 +20,8 @@ class ModelGridView;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSplitter;
+class QTreeWidget;
 
 class ModelGridPanel : public QWidget
 {
@@ -31,6 +36,8 @@ public:
     QCheckBox *sortBox() const { return m_sort; }
 
     QComboBox *keyBox() const { return m_key; }
+    // Every head with the score shown, highest first; hidden while no score is.
+    QTreeWidget *scoreList() const { return m_list; }
 
     // The scores of the trace the grid shows (null: none yet), with
     // chosenKey set for chosenKey() when it is picked.
@@ -46,16 +53,23 @@ public:
 
 signals:
     void chosenKeyChanged(); // what chosenKey() gives has changed: the scores need it again
+    void headPicked(int layer, int head); // a head clicked in the list
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void apply();
     void onChoice();
+    void fillList(const ModelGridScores &shown);
 
     ModelGridView *m_grid;
     QComboBox *m_score;
     QLabel *m_keyLabel;
     QComboBox *m_key;
     QCheckBox *m_sort;
+    QTreeWidget *m_list;
+    QSplitter *m_split;
     std::shared_ptr<const HeadScoreTable> m_scores;
     int m_lastChosenKey = -1;
 };

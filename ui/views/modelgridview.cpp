@@ -1,8 +1,12 @@
 #include "modelgridview.h"
 
+#include "notation.h"
+
 #include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -133,4 +137,41 @@ void ModelGridView::contextMenuEvent(QContextMenuEvent *event)
     int layer = 0, head = 0;
     if (headAt(event->pos(), &layer, &head))
         emit tileMenuRequested(layer, head, event->globalPos());
+}
+
+QString ModelGridView::tileToolTip(int layer, int head) const
+{
+    QString text = tr("Layer %1, head %2").arg(layer).arg(head);
+    if (layer < int(m_scores.values.size()) && head < int(m_scores.values[std::size_t(layer)].size())) {
+        const double value = m_scores.values[std::size_t(layer)][std::size_t(head)];
+        text += QLatin1String(" · ") + tr("%1: %2").arg(m_scores.name,
+                                                        std::isnan(value) ? tr("no number for this text")
+                                                                          : attn::formatFixed(value));
+    }
+    if (m_switchedOff.count({layer, head}))
+        text += QLatin1String(" · ") + tr("switched off");
+    return text;
+}
+
+bool ModelGridView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        int layer = 0, head = 0;
+        if (headAt(help->pos(), &layer, &head))
+            QToolTip::showText(help->globalPos(), tileToolTip(layer, head), this, tileRect(layer, head).toAlignedRect());
+        else
+            QToolTip::showText(help->globalPos(), toolTip(), this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void ModelGridView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        rebuildImages();
+        update();
+    }
+    QWidget::changeEvent(event);
 }

@@ -42,6 +42,10 @@ public:
 
     static constexpr int kMaxSide = kModelGridMaxSide;
 
+    // What a tile's tooltip says: "Layer 3, head 7", its score with four
+    // decimals when one is shown, and whether it is switched off.
+    QString tileToolTip(int layer, int head) const;
+
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {120, 120}; }
 
@@ -53,6 +57,8 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    bool event(QEvent *event) override; // a tile's tooltip names its head and score
+    void changeEvent(QEvent *event) override; // a new palette colours the masked cells anew
 
 private:
     ModelGridLayout layout() const;

@@ -16,14 +16,37 @@ QString visible(const QString &text)
     return out;
 }
 
-QString percent(double p) { return QString::number(100 * p, 'f', 1); }
+// Decimals that show at least two significant digits of a percentage, from
+// one (45.6 %) to eight (0.0000012 %): a token at 0.0031 % is not "0.0 %".
+int percentDecimals(double p)
+{
+    const double x = 100 * std::fabs(p);
+    if (!(x > 0) || x >= 1)
+        return 1;
+    return std::clamp(1 - int(std::floor(std::log10(x))), 1, 8);
+}
+
+QString percent(double p, int decimals) { return QString::number(100 * p, 'f', decimals); }
+
+// The decimals "before → after" is written with: enough for each number, and
+// more while two different probabilities would still read the same.
+int changeDecimals(const TokenGuess &g)
+{
+    if (g.before < 0)
+        return percentDecimals(g.probability);
+    int decimals = std::max(percentDecimals(g.probability), percentDecimals(g.before));
+    while (decimals < 10 && g.before != g.probability && percent(g.before, decimals) == percent(g.probability, decimals))
+        ++decimals;
+    return decimals;
+}
 
 // "12.3 → 45.6 %", or "45.6 %" with nothing to compare with.
 QString change(const TokenGuess &g)
 {
+    const int decimals = changeDecimals(g);
     if (g.before < 0)
-        return NextTokenView::tr("%1 %").arg(percent(g.probability));
-    return NextTokenView::tr("%1 → %2 %").arg(percent(g.before), percent(g.probability));
+        return NextTokenView::tr("%1 %").arg(percent(g.probability, decimals));
+    return NextTokenView::tr("%1 → %2 %").arg(percent(g.before, decimals), percent(g.probability, decimals));
 }
 
 // Green-ish when the head switch made the token likelier, red-ish when less likely; from the palette's text otherwise.
@@ -35,6 +58,17 @@ QColor changeColor(const TokenGuess &g, const QPalette &palette)
     return d > 0 ? QColor(0x2e, 0x8b, 0x57) : QColor(0xc0, 0x39, 0x2b);
 }
 } // namespace
+
+QString NextTokenView::changeText(const TokenGuess &guess) { return change(guess); }
+
+QString NextTokenView::moverText(const TokenGuess &guess)
+{
+    // The difference with the decimals of the two numbers it is the difference of.
+    const double d = 100 * (guess.probability - guess.before);
+    return tr("%1  (%2%3 points)")
+        .arg(change(guess), d >= 0 ? QStringLiteral("+") : QStringLiteral("−"))
+        .arg(std::fabs(d), 0, 'f', changeDecimals(guess));
+}
 
 NextTokenView::NextTokenView(QWidget *parent) : QWidget(parent), m_empty(tr("No prediction"))
 {
@@ -64,7 +98,7 @@ void NextTokenView::updateDescription()
     if (!m_movers.empty()) {
         lines << tr("Biggest changes:");
         for (const TokenGuess &g : m_movers)
-            lines << tr("%1 (id %2): %3").arg(g.text).arg(g.id).arg(change(g));
+            lines << tr("%1 (id %2): %3").arg(g.text).arg(g.id).arg(moverText(g));
     }
     setAccessibleDescription(lines.join(QLatin1Char('\n')));
 }
@@ -84,8 +118,12 @@ double NextTokenView::rowHeight() const { return fontMetrics().height() + 6; }
 
 double NextTokenView::numberWidth() const
 {
-    return fontMetrics().horizontalAdvance(hasBefore() ? tr("%1 → %2 %").arg(percent(1), percent(1)) : tr("%1 %").arg(percent(1)))
-        + 6;
+    // As wide as the widest numbers shown (small probabilities have more decimals), at least "100.0 %".
+    double widest = fontMetrics().horizontalAdvance(hasBefore() ? tr("%1 → %2 %").arg(percent(1, 1), percent(1, 1))
+                                                                : tr("%1 %").arg(percent(1, 1)));
+    for (const TokenGuess &g : m_guesses)
+        widest = std::max(widest, double(fontMetrics().horizontalAdvance(change(g))));
+    return widest + 6;
 }
 
 QRectF NextTokenView::barRect(int index) const
@@ -165,11 +203,8 @@ void NextTokenView::paintEvent(QPaintEvent *)
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(kMargin, y, labelWidth, rowHeight()), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(visible(g.text), Qt::ElideRight, int(labelWidth)));
-        const double d = 100 * (g.probability - g.before);
         p.setPen(changeColor(g, palette()));
         p.drawText(QRectF(kMargin + labelWidth + 4, y, width() - labelWidth - 2 * kMargin - 4, rowHeight()),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("%1  (%2%3 points)").arg(change(g), d >= 0 ? QStringLiteral("+") : QStringLiteral("−"))
-                       .arg(std::fabs(d), 0, 'f', 1));
+                   Qt::AlignLeft | Qt::AlignVCenter, moverText(g));
     }
 }

@@ -30,6 +30,11 @@ public:
     const std::vector<TokenGuess> &guesses() const { return m_guesses; }
     const std::vector<TokenGuess> &movers() const { return m_movers; }
     QString title() const { return m_title; }
+    // How a guess's probability reads ("0.0031 → 0.0047 %"): at least two
+    // significant digits, and as many more as two different numbers need to differ.
+    static QString changeText(const TokenGuess &guess);
+    // A mover's line: its change and the difference in points.
+    static QString moverText(const TokenGuess &guess);
     QRectF barRect(int index) const;
     // Where the "Biggest changes" heading and the movers' rows start (below the bars).
     double moversTop() const;

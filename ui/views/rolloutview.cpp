@@ -3,6 +3,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <algorithm>
 
@@ -17,9 +18,7 @@ RolloutView::RolloutView(QWidget *parent) : QWidget(parent), m_explanation(new Q
     m_explanation->setTextFormat(Qt::PlainText);
     m_explanation->setText(explanation());
     m_explanation->setContentsMargins(kMargin, kMargin, kMargin, 0);
-    QFont small = m_explanation->font();
-    small.setPointSizeF(small.pointSizeF() * 0.92);
-    m_explanation->setFont(small);
+    applySmallFont();
     m_explanation->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_painter.setShowTitle(false);
     m_painter.setValueName(tr("share"));
@@ -122,8 +121,22 @@ void RolloutView::paintEvent(QPaintEvent *)
         m_painter.paint(p, QRectF(area), palette());
 }
 
+void RolloutView::applySmallFont()
+{
+    // From the view's font each time, so the paragraph grows with View › Zoom In.
+    QFont small = font();
+    if (small.pointSizeF() > 0)
+        small.setPointSizeF(small.pointSizeF() * 0.92);
+    m_explanation->setFont(small);
+}
+
 bool RolloutView::event(QEvent *event)
 {
+    if (event->type() == QEvent::FontChange) {
+        applySmallFont();
+        QResizeEvent same(size(), size());
+        resizeEvent(&same); // the paragraph's height changed with its font
+    }
     if (event->type() == QEvent::ToolTip && m_painter.hasResult()) {
         auto *help = static_cast<QHelpEvent *>(event);
         const QRect area = heatmapRect();

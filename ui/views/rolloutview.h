@@ -46,6 +46,8 @@ protected:
     bool event(QEvent *event) override; // cell tooltips
 
 private:
+    void applySmallFont();
+
     QLabel *m_explanation;
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     HeatmapPainter m_painter;

@@ -26,6 +26,15 @@ void DockReach::apply(QDockWidget *dock)
     QWidget *contents = dock->widget();
     if (!contents)
         return;
+    // A hidden widget's layout item reports a maximum size of 0 x 0, and a tab
+    // group is no larger than its smallest tab's maximum: the right dock could
+    // no longer be widened, by a drag or by resizeDocks(). Hidden contents keep
+    // their size limits instead.
+    QSizePolicy policy = contents->sizePolicy();
+    if (!policy.retainSizeWhenHidden()) {
+        policy.setRetainSizeWhenHidden(true);
+        contents->setSizePolicy(policy);
+    }
     const bool onScreen = isOnScreen(dock);
     QWidget *focus = m_window->focusWidget(); // the window's, even while a dialog has the keyboard
     if (!onScreen && focus && (focus == contents || contents->isAncestorOf(focus)))

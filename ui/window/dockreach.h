@@ -6,7 +6,8 @@
 // tab's Source box, unseen) and take Tab and Alt+letter shortcuts. Here a
 // dock's contents are hidden while its tab is not the one shown: Qt then
 // gives them no focus, and the focus they held goes to `fallback` (the
-// sentence field).
+// sentence field). Hidden contents keep their size limits, so the tab group
+// keeps the sizes it had (hidden, they would pin it to its least width).
 
 #include <QHash>
 #include <QObject>

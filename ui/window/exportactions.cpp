@@ -71,7 +71,8 @@ void ExportActions::attachContextMenu(QWidget *view, ExportView kind)
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &QWidget::customContextMenuRequested, this, [this, view, kind](const QPoint &pos) {
         QMenu menu(view);
-        menu.addAction(tr("&Export This View…"), this, [this, view, kind] { exportPictureOf(resolved(kind), view->size()); });
+        menu.addAction(tr("&Export This View…"), this,
+                       [this, view, kind] { exportPictureOf(resolved(kind), pictureDefaults(resolved(kind), view)); });
         menu.addAction(tr("&Copy as Image"), this, [this, view, kind] {
             copyToClipboard(resolved(kind), view->size(), view->devicePixelRatioF());
         });
@@ -160,19 +161,27 @@ void ExportActions::copyCurrentView()
     copyToClipboard(resolved(ExportView::Heatmap), QSize(), m_window->devicePixelRatioF());
 }
 
-void ExportActions::exportPicture(ExportView view)
+ExportActions::PictureDefaults ExportActions::pictureDefaults(ExportView view, const QWidget *shownIn) const
 {
-    exportPictureOf(view, exportSize(m_document->snapshot(), optionsFor(view)));
+    PictureDefaults defaults;
+    defaults.size = shownIn && view != ExportView::Heads ? shownIn->size()
+                                                         : exportSize(m_document->snapshot(), optionsFor(view));
+    return defaults;
 }
 
-void ExportActions::exportPictureOf(ExportView view, const QSize &viewSize)
+void ExportActions::exportPicture(ExportView view)
+{
+    exportPictureOf(view, pictureDefaults(view));
+}
+
+void ExportActions::exportPictureOf(ExportView view, const PictureDefaults &defaults)
 {
     const QStringList filters{tr("PNG image (*.png)"), tr("SVG drawing (*.svg)"), tr("PDF document (*.pdf)")};
     const QString path = askSavePath(tr("Export %1").arg(exportViewName(view)), exportViewName(view), filters);
     if (path.isEmpty())
         return;
-    QSize size = viewSize;
-    double scale = 1.0;
+    QSize size = defaults.size;
+    double scale = defaults.scale;
     bool transparent = false;
     if (askPictureOptions(path, &size, &scale, &transparent))
         exportTo(view, path, size, scale, transparent);
@@ -181,9 +190,11 @@ void ExportActions::exportPictureOf(ExportView view, const QSize &viewSize)
 bool ExportActions::askPictureOptions(const QString &path, QSize *size, double *scale, bool *transparent)
 {
     const std::optional<ExportFormat> format = exportFormatForPath(path);
+    if (format != ExportFormat::Png)
+        *scale = 1.0; // only a PNG has pixels to double
     if (format != ExportFormat::Png && format != ExportFormat::Svg)
         return true; // a PDF page is exactly the view; nothing to ask
-    ExportSizeDialog dialog(*size, format == ExportFormat::Png, m_window);
+    ExportSizeDialog dialog(*size, format == ExportFormat::Png, m_window, *scale > 1.0);
     if (dialog.exec() != QDialog::Accepted)
         return false;
     *size = dialog.exportSize();
@@ -202,8 +213,9 @@ void ExportActions::exportEachHead()
                                      exportViewName(view), filters);
     if (path.isEmpty())
         return;
-    QSize size = exportSize(m_document->snapshot(), optionsFor(view));
-    double scale = 1.0;
+    const PictureDefaults defaults = pictureDefaults(view);
+    QSize size = defaults.size;
+    double scale = defaults.scale;
     bool transparent = false;
     if (askPictureOptions(path, &size, &scale, &transparent))
         exportEachHeadTo(view, path, size, scale, transparent);

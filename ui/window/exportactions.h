@@ -39,6 +39,19 @@ public:
     // exports the scores when the window shows scores.
     void attachContextMenu(QWidget *view, ExportView kind);
 
+    // What a picture export of `view` starts from: its size in logical pixels
+    // and its PNG pixel ratio. A view on screen exports at its own size, but
+    // the heads grid exports the picture `export --view heads` makes (titled
+    // tiles with token labels, at the command line's size: the dock's
+    // squeezed grid is no picture for a slide); PNGs start at 2x, sharp on a
+    // projector.
+    struct PictureDefaults
+    {
+        QSize size;
+        double scale = 2.0;
+    };
+    PictureDefaults pictureDefaults(ExportView view, const QWidget *shownIn = nullptr) const;
+
     // Off in tests: errors are only signalled, never shown in a message box.
     void setInteractive(bool interactive) { m_interactive = interactive; }
 
@@ -74,7 +87,7 @@ public slots:
 
 private:
     ExportView resolved(ExportView kind) const;
-    void exportPictureOf(ExportView view, const QSize &viewSize);
+    void exportPictureOf(ExportView view, const PictureDefaults &defaults);
     // The size dialog for PNG and SVG; false when cancelled.
     bool askPictureOptions(const QString &path, QSize *size, double *scale, bool *transparent);
     void exportNumbers(ExportFormat format);

@@ -9,16 +9,16 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, bool pixelRatio, QWidget *parent)
+ExportSizeDialog::ExportSizeDialog(const QSize &viewSize, bool pixelRatio, QWidget *parent, bool preferDouble)
     : QDialog(parent), m_viewSize(viewSize)
 {
     setWindowTitle(pixelRatio ? tr("PNG Size") : tr("SVG Size"));
     auto *layout = new QVBoxLayout(this);
     const auto pixels = [](const QSize &s) { return tr("%1 × %2 pixels").arg(s.width()).arg(s.height()); };
     m_single = new QRadioButton(tr("&1× (%1)").arg(pixels(viewSize)));
-    m_double = new QRadioButton(tr("&2× (%1), sharper on high-resolution screens").arg(pixels(viewSize * 2)));
+    m_double = new QRadioButton(tr("&2× (%1), sharper on slides and high-resolution screens").arg(pixels(viewSize * 2)));
     m_custom = new QRadioButton(tr("&Custom size:"));
-    m_single->setChecked(true);
+    (pixelRatio && preferDouble ? m_double : m_single)->setChecked(true);
     layout->addWidget(m_single);
     layout->addWidget(m_double);
     m_double->setVisible(pixelRatio);

@@ -13,8 +13,9 @@ class ExportSizeDialog : public QDialog
 {
     Q_OBJECT
 public:
-    // `pixelRatio`: offer 2x (PNG); an SVG has no pixels to double.
-    explicit ExportSizeDialog(const QSize &viewSize, bool pixelRatio = true, QWidget *parent = nullptr);
+    // `pixelRatio`: offer 2x (PNG), chosen at first when `preferDouble`; an SVG has no pixels to double.
+    explicit ExportSizeDialog(const QSize &viewSize, bool pixelRatio = true, QWidget *parent = nullptr,
+                              bool preferDouble = false);
 
     // The layout size in logical pixels and the pixel ratio to render it at.
     QSize exportSize() const;

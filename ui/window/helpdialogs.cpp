@@ -1,5 +1,7 @@
 #include "helpdialogs.h"
 
+#include "screenfit.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
@@ -80,7 +82,7 @@ void showShortcutsDialog(QMainWindow *window)
     auto *layout = new QVBoxLayout(&dialog);
     layout->addWidget(table);
     layout->addWidget(buttons);
-    dialog.resize(640, 480);
+    resizeWithinScreen(&dialog, {640, 480});
     dialog.exec();
 }
 

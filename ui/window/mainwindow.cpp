@@ -18,6 +18,7 @@
 #include "modelgridview.h"
 #include "pipelineview.h"
 #include "practicedialog.h"
+#include "presentationactions.h"
 #include "starthint.h"
 #include "tokenchips.h"
 #include "walkthroughpanel.h"
@@ -54,6 +55,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     m_fileActions = new FileActions(document, this);
     m_exportActions = new ExportActions(document, this);
     m_modelActions = new ModelActions(document, this);
+    m_presentation = new PresentationActions(this);
     m_exportActions->setStateProvider([this] { return ExportViewState{m_document->selection()->head().head, m_document->selection()->showScores(),
                                m_document->selection()->colorMap()}; });
     auto *central = new QWidget;
@@ -71,6 +73,8 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     m_dockReach = new DockReach(this, m_sentence);
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_dockReach->watch(dock);
+    m_presentation->raiseDocksWhenShown();
+    connect(m_presentation, &PresentationActions::zoomChanged, this, &MainWindow::keepTabTitlesWhole, Qt::QueuedConnection);
     m_exportActions->attachContextMenu(m_heatmap, ExportView::Heatmap); // follows the weights/scores toggle
     m_exportActions->attachContextMenu(m_headsGrid, ExportView::Heads);
     m_exportActions->attachContextMenu(m_pipeline, ExportView::Pipeline);
@@ -130,11 +134,10 @@ QWidget *MainWindow::buildTopBar()
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // As tall as the chips need, up to three rows; a long text scrolls
-    // instead of pushing the views away.
-    const int chipRow = m_chips->minimumSizeHint().height();
-    scroll->setFixedHeight(chipRow + 2);
-    connect(m_chips, &TokenChips::heightNeeded, scroll, [scroll, chipRow](int height) {
-        scroll->setFixedHeight(std::min(height, 3 * chipRow) + 2);
+    // instead of pushing the views away. A row grows with the font (zoom).
+    scroll->setFixedHeight(m_chips->minimumSizeHint().height() + 2);
+    connect(m_chips, &TokenChips::heightNeeded, scroll, [this, scroll](int height) {
+        scroll->setFixedHeight(std::min(height, 3 * m_chips->minimumSizeHint().height()) + 2);
     });
     v->addWidget(scroll);
 
@@ -221,8 +224,10 @@ void MainWindow::buildDocks()
         m_walkthroughOnScreen = visible;
         showWalkthroughHighlight();
     });
-    for (QDockWidget *dock : {heads, walk, cross})
+    for (QDockWidget *dock : {heads, walk, cross}) {
         connect(dock, &QDockWidget::dockLocationChanged, this, &MainWindow::keepTabTitlesWhole, Qt::QueuedConnection);
+        connect(dock, &QDockWidget::windowTitleChanged, this, &MainWindow::keepTabTitlesWhole, Qt::QueuedConnection);
+    }
     QDockWidget *pipeline = addDock(tr("Query → scores → weights → context"), QStringLiteral("pipeline"), m_pipeline,
                                     Qt::BottomDockWidgetArea);
     QDockWidget *bars = addDock(tr("Embedding vs context"), QStringLiteral("bars"), m_barChart,
@@ -230,7 +235,8 @@ void MainWindow::buildDocks()
     splitDockWidget(options, editor, Qt::Vertical);
     splitDockWidget(pipeline, bars, Qt::Horizontal);
     resizeDocks({options, heads}, {310, 400}, Qt::Horizontal); // room for the walkthrough's formulas
-    resizeDocks({pipeline}, {320}, Qt::Vertical);
+    // A 720-pixel screen keeps the heatmap more than a third of its height.
+    resizeDocks({pipeline}, {std::min(320, firstSize().height() * 3 / 10)}, Qt::Vertical);
 }
 
 void MainWindow::showWalkthroughHighlight()
@@ -250,6 +256,19 @@ void MainWindow::keepTabTitlesWhole()
         bar->setElideMode(Qt::ElideNone);
         bar->setUsesScrollButtons(true);
         bar->setExpanding(false);
+        // A side dock as narrow as the first start makes it scrolled "All heads"
+        // out of sight: it widens until every title shows.
+        const int missing = bar->sizeHint().width() - bar->width();
+        if (!bar->isVisible() || missing <= 0 || bar->count() == 0)
+            continue;
+        for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+            const Qt::DockWidgetArea area = dockWidgetArea(dock);
+            if (dock->isVisible() && !dock->isFloating() && dock->windowTitle() == bar->tabText(bar->currentIndex())
+                && (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea)) {
+                resizeDocks({dock}, {dock->width() + missing + 8}, Qt::Horizontal);
+                break;
+            }
+        }
     }
 }
 
@@ -257,6 +276,7 @@ void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
     keepTabTitlesWhole();
+    QTimer::singleShot(0, this, &MainWindow::keepTabTitlesWhole); // once the docks have their widths
 }
 
 void MainWindow::connectDocument()

@@ -22,6 +22,7 @@ class HeatmapView;
 class ModelActions;
 class OptionsPanel;
 class PipelineView;
+class PresentationActions;
 class QButtonGroup;
 class QComboBox;
 class QLabel;
@@ -65,6 +66,7 @@ public:
     StartHint *startHint() const { return m_startHint; }
     // Hides the contents of docks behind another tab (dockreach.h).
     DockReach *dockReach() const { return m_dockReach; }
+    PresentationActions *presentation() const { return m_presentation; }
 
     // Time the sentence field waits after the last keystroke before re-tokenizing.
     static constexpr int kSentenceDelayMs = 250;
@@ -137,6 +139,7 @@ private:
     ExportActions *m_exportActions = nullptr;
     ModelActions *m_modelActions = nullptr;
     DockReach *m_dockReach = nullptr;
+    PresentationActions *m_presentation = nullptr; // zoom, full screen, presentation layout, theme
     QElapsedTimer m_errorShown; // since the last model error was shown; invalid when none is
     // The snapshot the views show: when they move on to the next one, this is
     // usually the last reference to the old one, dropped on a worker.

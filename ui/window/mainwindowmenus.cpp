@@ -10,6 +10,7 @@
 #include "mistakesdialog.h"
 #include "modelactions.h"
 #include "practicedialog.h"
+#include "presentationactions.h"
 #include "shippedmodel.h"
 #include "trainedmodelsmenu.h"
 #include "trainingdialog.h"
@@ -85,6 +86,7 @@ void MainWindow::buildMenus()
         view->addAction(dock->toggleViewAction());
         MenuMnemonics::markAutomatic(dock->toggleViewAction()); // a dock's title changes with the open model
     }
+    m_presentation->addToMenu(view);
 
     QMenu *learn = menuBar()->addMenu(tr("&Learn"));
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {

@@ -33,6 +33,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <algorithm>
 
 namespace {
 const QString kLastModelDirKey = QStringLiteral("files/lastModelDir");
@@ -68,6 +69,9 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
         emit errorOccurred(m_lastError);
     });
     connect(m_grid, &ModelGridView::tileSelected, this, [this](int layer, int head) {
+        m_document->selection()->setHead(HeadRef::one(layer, head));
+    });
+    connect(m_gridPanel, &ModelGridPanel::headPicked, this, [this](int layer, int head) {
         m_document->selection()->setHead(HeadRef::one(layer, head));
     });
 }
@@ -118,10 +122,18 @@ void ModelActions::populateMenu(QMenu *file)
     m_compareDock->setWidget(new CompareView(comparison));
     comparison->setParent(m_compareDock->widget()); // lives exactly as long as its view
     m_window->addDockWidget(Qt::BottomDockWidgetArea, m_compareDock);
+    // A tab beside the pipeline, not a third panel beside it and the bars,
+    // whose widths added up to more than a 1280-pixel screen.
+    if (auto *pipeline = m_window->findChild<QDockWidget *>(QStringLiteral("pipeline")))
+        m_window->tabifyDockWidget(pipeline, m_compareDock);
     m_compareDock->hide();
     QAction *compare = file->addAction(tr("Com&pare Runs…"), this, [this] {
         m_compareDock->show();
         m_compareDock->raise();
+        // Room for its panels, as tall as half the window allows (it shares the bottom with the pipeline).
+        const int wanted = std::min(460, m_window->height() / 2);
+        if (m_compareDock->height() < wanted)
+            m_window->resizeDocks({m_compareDock}, {wanted}, Qt::Vertical);
     });
     compare->setObjectName(QStringLiteral("compareRuns"));
     compare->setStatusTip(tr("The shown head beside another head, sentence, replaced token or moved embedding"));
