@@ -178,8 +178,10 @@ WalkthroughStep distanceStep(const PositionsContext &c, const Eigen::MatrixXd &e
         if (p == c.query)
             continue;
         const double score = turnedScore(q, k, p, c.key, theta);
-        s.lines.push_back({tr("at position %1, %2 apart: ω = %3").arg(p).arg(p - c.key).arg(formatFixed(score)), -1,
-                           {score}});
+        s.lines.push_back({tr("at position %1, distance %2: ω = %3")
+                               .arg(p)
+                               .arg(formatNumber(p - c.key), formatFixed(score)),
+                           -1, {score}});
         ++shown;
     }
 

@@ -122,6 +122,51 @@ void shootHeatmaps(const QDir &out)
     }
 }
 
+// Examples › Rotary positions and Shared key/value heads, each window in the
+// first layout (no state left by the windows before).
+void shootModernBlock(const QDir &out, const std::vector<attn::Example> &examples)
+{
+    auto example = [&](const QString &id) {
+        for (const attn::Example &e : examples)
+            if (e.id == id)
+                return e.session;
+        return attn::runningExample();
+    };
+    const auto freshLayout = [] {
+        QSettings().setValue(QStringLiteral("hints/startHereDismissed"), true);
+        QSettings().remove(QStringLiteral("window/state"));
+        QSettings().remove(QStringLiteral("window/geometry"));
+    };
+    freshLayout();
+    {
+        // Examples › Rotary positions: the walkthrough turning q and k, then the lesson in numbers.
+        Document doc(example(QStringLiteral("rotary-positions")));
+        MainWindow window(&doc);
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(1);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-rotary.png")));
+        window.walkthrough()->setCurrentStep(2);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-rotary-distance.png")));
+    }
+    freshLayout();
+    {
+        // Examples › Shared key/value heads: the heads grid framing each group, head 3 in the heatmap.
+        Document doc(example(QStringLiteral("shared-key-value-heads")));
+        MainWindow window(&doc);
+        window.resize(1280, 800);
+        window.show();
+        QApplication::processEvents(); // the docks have their sizes: the grid's can be widened
+        raiseDock(window, window.headsGrid());
+        QApplication::processEvents();
+        raiseDock(window, window.headsGrid());
+        window.selectHead(3);
+        shoot(window, out.filePath(QStringLiteral("window-shared-key-value-heads.png")));
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(1);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-shared-heads.png")));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -131,11 +176,15 @@ int main(int argc, char **argv)
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     const QDir out(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("."));
     QDir().mkpath(out.path());
+    const std::vector<attn::Example> examples = attn::builtInExamples();
+    if (argc > 2 && QByteArray(argv[2]) == "--modern-block-only") {
+        shootModernBlock(out, examples);
+        return 0;
+    }
     shootHeatmaps(out);
     if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
         return 0;
 
-    const std::vector<attn::Example> examples = attn::builtInExamples();
     auto example = [&](const QString &id) {
         for (const attn::Example &e : examples)
             if (e.id == id)
@@ -348,5 +397,6 @@ int main(int argc, char **argv)
             save(dialog.grab().toImage(), out.filePath(QStringLiteral("training-before.png")));
         }
     }
+    shootModernBlock(out, examples);
     return 0;
 }

@@ -2,6 +2,7 @@
 // (contract section 9), against tests/data/rotary/make_expected.py (numpy,
 // written apart from the engine) and two-dimensional cases worked by hand.
 
+#include "examples.h"
 #include "resultio.h"
 #include "rotarypositions.h"
 #include "sessionio.h"
@@ -78,6 +79,7 @@ private slots:
     void resultFileSaysWhatWasTurnedAndShared();
     void badOptionsAreRefused();
     void optionHelpersKeepSessionsValid();
+    void examplesShowTheirLessons();
 };
 
 void TestRotarySession::matchesNumpy_data()
@@ -332,6 +334,32 @@ void TestRotarySession::optionHelpersKeepSessionsValid()
     QCOMPARE(attn::withHeadCount(rotary, 3, 6).headDim, 2);
     QCOMPARE(attn::withHeadCount(rotary, 2, 6).headDim, 2);
     QVERIFY(attn::configProblem(attn::withHeadCount(rotary, 2, 6), 6).empty());
+}
+
+void TestRotarySession::examplesShowTheirLessons()
+{
+    const std::vector<attn::Example> examples = attn::builtInExamples();
+    const auto find = [&](const char *id) {
+        return *std::find_if(examples.begin(), examples.end(), [&](const attn::Example &e) { return e.id == QLatin1String(id); });
+    };
+    // "the cat saw the cat": "cat" one after "the", at positions (1, 0) and (4, 3), scores the same; 4 apart it does not.
+    const attn::Session rotary = find("rotary-positions").session;
+    QCOMPARE(rotary.tokens, (QStringList{"the", "cat", "saw", "the", "cat"}));
+    QVERIFY(rotary.embeddings.row(0) == rotary.embeddings.row(3));
+    const attn::AttentionResult r = attn::computeSession(rotary, attn::Precision::Double);
+    QVERIFY(r.rotary);
+    QVERIFY(std::abs(r.heads[0].scores(4, 3) - r.heads[0].scores(1, 0)) < 1e-12);
+    QVERIFY(std::abs(r.heads[0].scores(4, 0) - r.heads[0].scores(1, 0)) > 0.05);
+    QCOMPARE(rotary.query, 4);
+    // The second "cat" weights the "the" just before it most, so the walkthrough's rotary steps are about that pair.
+    const Eigen::RowVectorXd row = r.heads[0].weights.row(4);
+    QCOMPARE(int(std::max_element(row.data(), row.data() + row.size()) - row.data()), 3);
+    // Four query heads, two key/value heads.
+    const attn::AttentionResult shared = attn::computeSession(find("shared-key-value-heads").session);
+    QCOMPARE(int(shared.heads.size()), 4);
+    QCOMPARE(shared.keyValueHeadCount(), 2);
+    QVERIFY(shared.heads[0].values == shared.heads[1].values);
+    QVERIFY(!(shared.heads[1].values == shared.heads[2].values));
 }
 
 QTEST_GUILESS_MAIN(TestRotarySession)
