@@ -231,14 +231,14 @@ WalkthroughStep sharedKeyValuesStep(const PositionsContext &c)
     s.kind = WalkthroughStepKind::SharedKeyValues;
     s.title = tr("Heads that share keys and values");
     s.explanation = tr("This layer has %1 query heads but only %2 key/value heads: each group of %3 query heads "
-                       "reads the same keys and values (query head h uses key/value head h ÷ %3). %4 reads "
+                       "reads the same keys and values (query head h uses key/value head h ÷ %3). Head %4 reads "
                        "key/value head %5. A text generator keeps every token's keys and values while it writes, "
                        "so fewer of them save memory; the cost is that heads of one group can differ only in their "
                        "queries.")
                         .arg(heads)
                         .arg(groups)
                         .arg(group)
-                        .arg(headName(c.head))
+                        .arg(c.head)
                         .arg(shared);
     s.query = c.query;
     for (int g = 0; g < groups; ++g) {

@@ -374,7 +374,7 @@ private slots:
                                                   doc.query(), 3);
         QCOMPARE(steps.at(1).kind, Kind::SharedKeyValues);
         const attn::WalkthroughStep &shared = steps.at(1);
-        QVERIFY(shared.explanation.contains(QStringLiteral("head 3 reads key/value head 1")));
+        QVERIFY(shared.explanation.contains(QStringLiteral("Head 3 reads key/value head 1")));
         QCOMPARE(shared.lines.at(0).text, QStringLiteral("key/value head 0 ← query heads 0, 1"));
         QCOMPARE(shared.lines.at(1).text, QStringLiteral("key/value head 1 ← query heads 2, 3"));
         QCOMPARE(shared.lines.at(2).numbers, (std::vector<double>{8, 16}));
