@@ -1,5 +1,6 @@
 #include "optionspanel.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -122,6 +123,9 @@ OptionsPanel::OptionsPanel(QWidget *parent) : QWidget(parent)
     m_headDim->setAccessibleName(tr("Head dimension"));
     m_kvHeads->setAccessibleName(tr("Key/value heads"));
     m_positional->setAccessibleName(tr("Positions"));
+    // Their lists exist already (items are disabled in them): screen readers name those too.
+    m_kvHeads->view()->setAccessibleName(tr("Key/value heads"));
+    m_positional->view()->setAccessibleName(tr("Positions"));
     m_ropeTheta->setAccessibleName(tr("Rotary base theta"));
     m_seed->setAccessibleName(tr("Random seed"));
     m_colorMap->setAccessibleName(tr("Colour map for weights"));
