@@ -2,6 +2,7 @@
 
 #include "forwardpass.h"
 #include "prng.h"
+#include "rotarypositions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,11 +42,60 @@ AttentionConfig withHeadCount(const AttentionConfig &config, int heads, int dMod
     if (c.mode == Mode::Simplified)
         c.heads = 1;
     if (c.heads != config.heads) {
-        if (c.mode == Mode::ScaledDotProduct && dModel % c.heads == 0)
+        // Rotary positions turn pairs: an odd width would leave one number out.
+        if (c.mode == Mode::ScaledDotProduct && dModel % c.heads == 0 && (!c.rotary() || (dModel / c.heads) % 2 == 0))
             c.headDim = dModel / c.heads;
         c.outputProjection = c.heads > 1;
+        // Shared key/value heads stay shared in groups as near the old size as divide the new count.
+        c = withKeyValueHeads(c, config.kvHeads > 0 ? std::max(1, config.kvHeads * c.heads / config.heads) : 0);
     }
     return c;
+}
+
+AttentionConfig withKeyValueHeads(const AttentionConfig &config, int kvHeads)
+{
+    AttentionConfig c = config;
+    if (c.mode == Mode::Simplified || kvHeads <= 0 || kvHeads >= c.heads) {
+        c.kvHeads = 0;
+        return c;
+    }
+    // The largest divisor of heads not above what was asked.
+    int kv = kvHeads;
+    while (c.heads % kv != 0)
+        --kv;
+    c.kvHeads = kv == c.heads ? 0 : kv;
+    return c;
+}
+
+AttentionConfig withPositions(const AttentionConfig &config, PositionalEncoding encoding, int dModel)
+{
+    AttentionConfig c = config;
+    c.positionalEncoding = encoding;
+    if (c.rotary() && effectiveHeadDim(c, dModel) % 2 != 0)
+        return config;
+    return c;
+}
+
+std::string configProblem(const AttentionConfig &c, int dModel)
+{
+    if (c.rotary()) {
+        const int width = effectiveHeadDim(c, dModel);
+        if (width % 2 != 0)
+            return c.mode == Mode::Simplified
+                ? "rotary positions turn pairs of numbers, and simplified attention's heads are d_model = "
+                      + std::to_string(width) + " numbers wide, an odd number"
+                : "rotary positions turn pairs of numbers: head_dim must be even, got " + std::to_string(width);
+        if (!std::isfinite(c.ropeTheta) || !(c.ropeTheta > 0))
+            return "rope_theta must be a positive number";
+    }
+    if (c.kvHeads != 0) {
+        if (c.mode == Mode::Simplified)
+            return "kv_heads applies to scaled-dot-product attention only (simplified attention has no key or "
+                   "value matrices)";
+        if (c.kvHeads < 1 || c.kvHeads > c.heads || c.heads % c.kvHeads != 0)
+            return "kv_heads (" + std::to_string(c.kvHeads) + ") must divide heads (" + std::to_string(c.heads) + ")";
+    }
+    return {};
 }
 
 AttentionConfig withMode(const AttentionConfig &config, Mode mode, int dModel)
@@ -56,14 +106,18 @@ AttentionConfig withMode(const AttentionConfig &config, Mode mode, int dModel)
     c.mode = mode;
     if (mode == Mode::Simplified) {
         c.heads = 1;
+        c.kvHeads = 0;
         c.headDim = dModel;
         c.scale = false;
         c.outputProjection = false;
     } else {
         c.scale = true;
-        if (dModel % c.heads == 0)
+        if (dModel % c.heads == 0 && (!c.rotary() || (dModel / c.heads) % 2 == 0))
             c.headDim = dModel / c.heads;
     }
+    // Rotary positions need an even head width: with an odd one they are off.
+    if (c.rotary() && effectiveHeadDim(c, dModel) % 2 != 0)
+        c.positionalEncoding = PositionalEncoding::None;
     return c;
 }
 
@@ -122,15 +176,19 @@ void checkShape(const Eigen::MatrixXd &m, int rows, int cols, const std::string 
                          + " matrix, got " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
 }
 
+// `count` matrices: one per head for W_q, one per key/value head for W_k and W_v.
 std::vector<Eigen::MatrixXd> completeList(const std::vector<Eigen::MatrixXd> &given, const AttentionConfig &config,
-                                          WeightKind kind, int dModel, const char *name)
+                                          WeightKind kind, int dModel, const char *name, int count)
 {
-    if (!given.empty() && int(given.size()) != config.heads)
-        throw InputError(std::string("weights.") + name + ": expected " + std::to_string(config.heads)
-                         + (config.heads == 1 ? " matrix" : " matrices") + " (one per head), got " + std::to_string(given.size()));
+    const bool shared = count != config.heads;
+    if (!given.empty() && int(given.size()) != count)
+        throw InputError(std::string("weights.") + name + ": expected " + std::to_string(count)
+                         + (count == 1 ? " matrix" : " matrices")
+                         + (shared ? " (one per key/value head), got " : " (one per head), got ")
+                         + std::to_string(given.size()));
     std::vector<Eigen::MatrixXd> out;
-    out.reserve(std::size_t(config.heads));
-    for (int h = 0; h < config.heads; ++h) {
+    out.reserve(std::size_t(count));
+    for (int h = 0; h < count; ++h) {
         if (given.empty()) {
             out.push_back(generatedWeights(config.seed, kind, h, dModel, config.headDim));
         } else {
@@ -150,7 +208,8 @@ Eigen::MatrixXf projectionsInFloat(const CompletedWeights &w)
     if (w.query.empty())
         return {};
     const Eigen::Index width = w.query.front().cols(), heads = Eigen::Index(w.query.size());
-    Eigen::MatrixXf all(w.query.front().rows(), 3 * heads * width);
+    const Eigen::Index kvHeads = Eigen::Index(w.key.size());
+    Eigen::MatrixXf all(w.query.front().rows(), (heads + 2 * kvHeads) * width);
     Eigen::Index column = 0;
     for (const std::vector<Eigen::MatrixXd> *kind : {&w.query, &w.key, &w.value})
         for (const Eigen::MatrixXd &head : *kind) {
@@ -164,9 +223,10 @@ SharedWeights completeWeightsNow(const AttentionConfig &config, int dModel, cons
 {
     auto w = std::make_shared<CompletedWeights>();
     if (config.mode == Mode::ScaledDotProduct) {
-        w->query = completeList(given.query, config, WeightKind::Query, dModel, "query");
-        w->key = completeList(given.key, config, WeightKind::Key, dModel, "key");
-        w->value = completeList(given.value, config, WeightKind::Value, dModel, "value");
+        const int kv = config.keyValueHeads();
+        w->query = completeList(given.query, config, WeightKind::Query, dModel, "query", config.heads);
+        w->key = completeList(given.key, config, WeightKind::Key, dModel, "key", kv);
+        w->value = completeList(given.value, config, WeightKind::Value, dModel, "value", kv);
     }
     if (config.outputProjection) {
         const int concat = config.heads * effectiveHeadDim(config, dModel);
@@ -190,14 +250,14 @@ struct GeneratedWeightsCache
     std::mutex mutex;
     std::int64_t seed = 0;
     Mode mode = Mode::Simplified;
-    int heads = 0, headDim = 0, dModel = 0;
+    int heads = 0, kvHeads = 0, headDim = 0, dModel = 0;
     bool output = false;
     SharedWeights weights;
 
     bool matches(const AttentionConfig &c, int d) const
     {
-        return weights && seed == c.seed && mode == c.mode && heads == c.heads && headDim == c.headDim && dModel == d
-            && output == c.outputProjection;
+        return weights && seed == c.seed && mode == c.mode && heads == c.heads && kvHeads == c.keyValueHeads()
+            && headDim == c.headDim && dModel == d && output == c.outputProjection;
     }
 };
 
@@ -219,6 +279,7 @@ SharedWeights completeWeights(const AttentionConfig &config, int dModel, const P
     cache.seed = config.seed;
     cache.mode = config.mode;
     cache.heads = config.heads;
+    cache.kvHeads = config.keyValueHeads();
     cache.headDim = config.headDim;
     cache.dModel = dModel;
     cache.output = config.outputProjection;
@@ -231,8 +292,8 @@ double forwardFlops(double n, double m, int dModel, const AttentionConfig &confi
     const double d = dModel;
     const double width = double(config.heads) * effectiveHeadDim(config, dModel);
     double flops = 2 * 2 * n * m * width; // scores and context
-    if (config.mode == Mode::ScaledDotProduct)
-        flops += 2 * (n + 2 * m) * d * width; // Q, K, V
+    if (config.mode == Mode::ScaledDotProduct) // Q; K and V of the key/value heads
+        flops += 2 * (n * width + 2 * m * double(config.keyValueHeads()) * config.headDim) * d;
     if (config.outputProjection)
         flops += 2 * n * width * d;
     return flops;
@@ -271,10 +332,15 @@ AttentionResult computeAttention(const Eigen::Ref<const Eigen::MatrixXd> &embedd
         throw InputError("source embeddings must have d_model = " + std::to_string(dModel) + " numbers per row");
     if (source && source->rows() < 1)
         throw InputError("the source sequence has no tokens");
+    if (const std::string problem = configProblem(config, dModel); !problem.empty())
+        throw InputError(problem);
 
     AttentionResult result;
     result.causal = config.causal;
     result.positionalEncoding = config.positionalEncoding == PositionalEncoding::Sinusoidal;
+    result.rotary = config.rotary();
+    result.ropeTheta = config.ropeTheta;
+    result.kvHeads = config.mode == Mode::ScaledDotProduct ? config.keyValueHeads() : config.heads;
     result.inputs = embeddings;
     if (config.positionalEncoding == PositionalEncoding::Sinusoidal)
         result.inputs += sinusoidalEncoding(n, dModel);

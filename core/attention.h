@@ -9,12 +9,18 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace attn {
 
 enum class Mode { Simplified, ScaledDotProduct };
-enum class PositionalEncoding { None, Sinusoidal };
+// Sinusoidal: a pattern added to X. Rotary: nothing added; each head's q and
+// k turned pairwise by position (rotarypositions.h), v left as it is.
+enum class PositionalEncoding { None, Sinusoidal, Rotary };
+
+// Rotary positions' base when a session does not give one (contract section 9).
+constexpr double kDefaultRopeTheta = 10000.0;
 
 // What the engine refuses to compute, with a message meant for the user.
 class InputError : public std::runtime_error
@@ -28,17 +34,27 @@ struct AttentionConfig
     Mode mode = Mode::ScaledDotProduct;
     int heads = 1;
     int headDim = 1; // used in scaled-dot-product mode; simplified mode uses d_model
+    // Key/value heads (grouped-query attention, scaled-dot-product mode only):
+    // query head h reads key/value head h / (heads / kvHeads). 0: one per
+    // query head, as a file without kv_heads says (the reader, the writer and
+    // the options keep 0 for "as many as heads", so equal sessions compare equal).
+    int kvHeads = 0;
     bool causal = false;
     bool scale = true;
     PositionalEncoding positionalEncoding = PositionalEncoding::None;
+    double ropeTheta = kDefaultRopeTheta; // the base of rotary positions' angles
     bool outputProjection = false;
     std::int64_t seed = 0;
 
+    // How many key/value heads the weights hold: kvHeads, or heads when 0.
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    bool rotary() const { return positionalEncoding == PositionalEncoding::Rotary; }
+
     bool operator==(const AttentionConfig &o) const
     {
-        return mode == o.mode && heads == o.heads && headDim == o.headDim && causal == o.causal
-            && scale == o.scale && positionalEncoding == o.positionalEncoding
-            && outputProjection == o.outputProjection && seed == o.seed;
+        return mode == o.mode && heads == o.heads && headDim == o.headDim && kvHeads == o.kvHeads
+            && causal == o.causal && scale == o.scale && positionalEncoding == o.positionalEncoding
+            && ropeTheta == o.ropeTheta && outputProjection == o.outputProjection && seed == o.seed;
     }
     bool operator!=(const AttentionConfig &o) const { return !(*this == o); }
 };
@@ -47,7 +63,8 @@ struct AttentionConfig
 // An empty list or matrix means "not given": it is generated from the seed.
 struct ProjectionWeights
 {
-    std::vector<Eigen::MatrixXd> query, key, value; // one d_model x head_dim per head
+    std::vector<Eigen::MatrixXd> query;      // one d_model x head_dim per head
+    std::vector<Eigen::MatrixXd> key, value; // one d_model x head_dim per key/value head
     Eigen::MatrixXd output;                         // (heads * head_dim) x d_model
 
     bool operator==(const ProjectionWeights &o) const;
@@ -59,16 +76,18 @@ struct ProjectionWeights
 struct CompletedWeights : ProjectionWeights
 {
     // The same in float, for the single-precision pass: every head's W_q,
-    // then every head's W_k, then every head's W_v, side by side (d_model x
-    // 3 heads*head_dim), so that one wide product gives q, k and v of every
-    // head instead of one thin product per head and kind; and W_o.
+    // then every key/value head's W_k, then their W_v, side by side (d_model
+    // x (heads + 2 kv_heads)*head_dim), so that one wide product gives q, k
+    // and v of every head instead of one thin product per head and kind; and W_o.
     Eigen::MatrixXf projectionSingle, outputSingle;
 };
 using SharedWeights = std::shared_ptr<const CompletedWeights>;
 
 struct HeadResult
 {
-    Eigen::MatrixXd queries, keys, values; // n x d_k, m x d_k, m x d_k
+    // n x d_k, m x d_k, m x d_k. With rotary positions q and k as turned; with
+    // shared key/value heads, keys and values are those of this head's group.
+    Eigen::MatrixXd queries, keys, values;
     AttentionMatrix scores;                // raw dot products Q K^T, n x m
     AttentionMatrix weights;               // softmax rows, masked entries exactly 0
     Eigen::MatrixXd context;               // weights * values, n x d_k
@@ -137,12 +156,23 @@ struct AttentionResult
     bool causal = false;            // as computed: never in cross-attention
     int window = 0;                 // with causal, a sliding window: query i sees keys i - window < j <= i
     bool positionalEncoding = false; // inputs are the embeddings plus sinusoidal positions
+    bool rotary = false;            // each head's q and k were turned by position (rotary positions)
+    double ropeTheta = kDefaultRopeTheta; // with rotary: the base of the angles
+    int kvHeads = 0;                // key/value heads; 0 (a model's layer) or heads: one per head
     bool singlePrecision = false; // computed in float (see Precision)
 
     bool isMasked(int query, int key) const
     {
         return causal && (key > query || (window > 0 && key <= query - window));
     }
+    // How many query heads there are per key/value head, and which one head h reads.
+    int keyValueHeadCount() const { return kvHeads > 0 ? kvHeads : int(heads.size()); }
+    int keyValueHeadOf(int head) const
+    {
+        const int kv = keyValueHeadCount();
+        return kv > 0 && int(heads.size()) % kv == 0 ? head / (int(heads.size()) / kv) : head;
+    }
+    bool sharesKeyValues() const { return keyValueHeadCount() < int(heads.size()); }
     int headDim() const { return heads.empty() ? 0 : int(heads.front().queries.cols()); }
 };
 
@@ -182,6 +212,20 @@ AttentionConfig withMode(const AttentionConfig &config, Mode mode, int dModel);
 
 // The width of each head: head_dim in scaled-dot-product mode, d_model in simplified mode.
 int effectiveHeadDim(const AttentionConfig &config, int dModel);
+
+// What is wrong with the options for embeddings of width dModel, in words
+// for the user, or empty: rotary positions with an odd head width, key/value
+// heads that do not divide the heads or in simplified mode, a base that is
+// not a positive finite number.
+std::string configProblem(const AttentionConfig &config, int dModel);
+
+// The options after asking for `kvHeads` key/value heads (0 or heads: one
+// per head), kept to a divisor of heads; always one per head in simplified mode.
+AttentionConfig withKeyValueHeads(const AttentionConfig &config, int kvHeads);
+
+// The options after choosing positions: rotary needs an even head width, so
+// with an odd one the options stay as they were.
+AttentionConfig withPositions(const AttentionConfig &config, PositionalEncoding encoding, int dModel);
 
 // PE[pos][2i] = sin(pos / 10000^(2i/d)), PE[pos][2i+1] = cos(same angle).
 Eigen::MatrixXd sinusoidalEncoding(int tokens, int dModel);

@@ -39,25 +39,27 @@ AttentionMatrix AttentionMatrix::storedWeights(std::shared_ptr<const RowMatrixF>
 }
 
 AttentionMatrix AttentionMatrix::scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
-                                                Eigen::Index width)
+                                                Eigen::Index keyFirst, Eigen::Index width)
 {
-    if (!factors || first < 0 || width < 1 || first + width > factors->width || factors->width > factors->projected.cols()
-        || factors->keyStart + factors->width > factors->keyMatrix().cols())
+    if (!factors || first < 0 || keyFirst < 0 || width < 1 || first + width > factors->width
+        || keyFirst + width > factors->keyWidth || factors->width > factors->projected.cols()
+        || factors->keyStart + factors->keyWidth > factors->keyMatrix().cols())
         throw std::logic_error("AttentionMatrix::scoresOnDemand: columns outside the projections");
     AttentionMatrix m;
     m.m_rows = factors->projected.rows();
     m.m_cols = factors->keyMatrix().rows();
     m.m_factors = std::move(factors);
     m.m_firstFactor = first;
+    m.m_firstKeyFactor = keyFirst;
     m.m_factorWidth = width;
     return m;
 }
 
 AttentionMatrix AttentionMatrix::weightsOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
-                                                 Eigen::Index width, float scale, bool causal, Eigen::VectorXf rowMax,
-                                                 Eigen::VectorXf rowInverseSum)
+                                                 Eigen::Index keyFirst, Eigen::Index width, float scale, bool causal,
+                                                 Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum)
 {
-    AttentionMatrix m = scoresOnDemand(std::move(factors), first, width);
+    AttentionMatrix m = scoresOnDemand(std::move(factors), first, keyFirst, width);
     if (rowMax.size() != m.m_rows || rowInverseSum.size() != m.m_rows)
         throw std::logic_error("AttentionMatrix::weightsOnDemand: one maximum and one sum per row");
     m.m_statistics = true;
@@ -91,7 +93,7 @@ void AttentionMatrix::scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> 
     }
     // k_j . q_r for every key: one column of K per element of q_r, each a
     // contiguous run (K is stored by columns).
-    const auto keys = m_factors->keys().middleCols(m_firstFactor, m_factorWidth);
+    const auto keys = m_factors->keys().middleCols(m_firstKeyFactor, m_factorWidth);
     out.setZero();
     for (Eigen::Index c = 0; c < m_factorWidth; ++c)
         out += m_factors->projected(r, m_firstFactor + c) * keys.col(c).transpose();
@@ -111,7 +113,7 @@ double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
         return 0.0;
     const float score = m_single ? (*m_single)(row, column)
                                  : m_factors->queries().row(row).segment(m_firstFactor, m_factorWidth).dot(
-                                       m_factors->keys().row(column).segment(m_firstFactor, m_factorWidth));
+                                       m_factors->keys().row(column).segment(m_firstKeyFactor, m_factorWidth));
     if (!m_softmax)
         return score;
     return std::exp(score * m_scale - m_rowMax[row]) * m_rowInverseSum[row];
@@ -160,7 +162,7 @@ void AttentionMatrix::rowsInto(Eigen::Index first, Eigen::Index count, RowMatrix
         return;
     }
     out.noalias() = m_factors->queries().block(first, m_firstFactor, count, m_factorWidth)
-        * m_factors->keys().middleCols(m_firstFactor, m_factorWidth).transpose();
+        * m_factors->keys().middleCols(m_firstKeyFactor, m_factorWidth).transpose();
     if (!m_softmax)
         return;
     for (Eigen::Index i = 0; i < count; ++i) {

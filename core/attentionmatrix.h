@@ -51,27 +51,30 @@ public:
                                          Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
 
     // Scores kept as the projections they come from: row r is q_r . k_j for
-    // every key j, with q and k columns [first, first + width) of `factors`
-    // (every head's side by side). Rows are computed when asked, in float.
-    // Every head's q (n rows) and k (m rows), side by side, each `width`
-    // columns: q in the first columns of `projected`, k from column
-    // `keyStart` of `source` in cross-attention, else of `projected`. One
-    // product computes q, k and v of every head into one matrix, kept as it is.
+    // every key j, with q columns [first, first + width) and k columns
+    // [keyFirst, keyFirst + width) of `factors` (a head and the key/value head
+    // it reads: the same columns unless heads share keys). Rows are computed
+    // when asked, in float.
+    // Every head's q (n rows, `width` columns) and every key/value head's k
+    // (m rows, `keyWidth` columns), side by side: q in the first columns of
+    // `projected`, k from column `keyStart` of `source` in cross-attention,
+    // else of `projected`. One product computes q, k and v of every head into
+    // one matrix, kept as it is.
     struct Factors
     {
         Eigen::MatrixXf projected, source;
-        Eigen::Index width = 0, keyStart = 0;
+        Eigen::Index width = 0, keyWidth = 0, keyStart = 0;
 
         const Eigen::MatrixXf &keyMatrix() const { return source.size() > 0 ? source : projected; }
         auto queries() const { return projected.leftCols(width); }
-        auto keys() const { return keyMatrix().middleCols(keyStart, width); }
+        auto keys() const { return keyMatrix().middleCols(keyStart, keyWidth); }
     };
     static AttentionMatrix scoresOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
-                                          Eigen::Index width);
+                                          Eigen::Index keyFirst, Eigen::Index width);
     // Their softmax, as softmaxOf with the pass's row statistics.
     static AttentionMatrix weightsOnDemand(std::shared_ptr<const Factors> factors, Eigen::Index first,
-                                           Eigen::Index width, float scale, bool causal, Eigen::VectorXf rowMax,
-                                           Eigen::VectorXf rowInverseSum);
+                                           Eigen::Index keyFirst, Eigen::Index width, float scale, bool causal,
+                                           Eigen::VectorXf rowMax, Eigen::VectorXf rowInverseSum);
     // The mean of `parts` (one shape; each single precision) with no entry
     // stored: a row is the parts' rows summed and divided, when asked. The
     // window shows one head in full, and the mean only as a thumbnail
@@ -118,7 +121,7 @@ private:
     std::shared_ptr<const RowMatrixF> m_single;
     // Only for scores computed when asked:
     std::shared_ptr<const Factors> m_factors;
-    Eigen::Index m_firstFactor = 0, m_factorWidth = 0;
+    Eigen::Index m_firstFactor = 0, m_firstKeyFactor = 0, m_factorWidth = 0;
     // Only for a mean computed when asked: what it is the mean of.
     std::shared_ptr<const std::vector<AttentionMatrix>> m_parts;
     std::shared_ptr<const PooledMatrix> m_pooled;

@@ -75,6 +75,34 @@ std::vector<Example> builtInExamples()
     examples.push_back({QStringLiteral("long-sentence"), tr("A long sentence"),
                         tr("Thirty-odd tokens with repeated words (each named with its position) and two heads."),
                         longer});
+
+    // "the cat" twice, one apart each time: rotary positions give both pairs
+    // the same score, which the heatmap and the walkthrough show.
+    Session rotary = fromSentence(QStringLiteral("the cat saw the cat"), 4);
+    rotary.attention.heads = 1;
+    rotary.attention.headDim = 4;
+    rotary.attention.positionalEncoding = PositionalEncoding::Rotary;
+    rotary.attention.seed = 19; // "cat" then weights the "the" just before it most
+    rotary.query = 4; // the second "cat"
+    examples.push_back({QStringLiteral("rotary-positions"), tr("Rotary positions"),
+                        tr("Nothing is added to the embeddings: each query and key is turned by an angle that grows "
+                           "with its position, so “cat” right after “the” scores the same at the start of the "
+                           "sentence and at its end."),
+                        rotary});
+
+    Session shared = exampleSession();
+    shared.embeddings = resizeEmbeddings(shared.tokens, shared.embeddings, 8);
+    shared.attention.heads = 4;
+    shared.attention.headDim = 2;
+    shared.attention.kvHeads = 2;
+    shared.attention.causal = true;
+    shared.attention.outputProjection = true;
+    shared.query = 3;
+    examples.push_back({QStringLiteral("shared-key-value-heads"), tr("Shared key/value heads"),
+                        tr("Four query heads share two key/value heads, as in today's language models: heads 0 and 1 "
+                           "read the same keys and values, heads 2 and 3 the other ones, and half as many keys and "
+                           "values are kept per token."),
+                        shared});
     return examples;
 }
 

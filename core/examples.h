@@ -24,7 +24,8 @@ struct Example
 Session runningExample();
 
 // In menu order: the running example, trainable weights (seed 123, head_dim 2),
-// four heads with a causal mask, cross-attention, a long sentence.
+// four heads with a causal mask, cross-attention, a long sentence, rotary
+// positions, four heads sharing two key/value heads.
 std::vector<Example> builtInExamples();
 
 } // namespace attn

@@ -1,9 +1,11 @@
 #include "exercises.h"
 
+#include "modernblockexercises.h"
 #include "notation.h"
 #include "prng.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -118,7 +120,20 @@ QString mistakeHint(const Exercise &e, double value)
         if (value == n)
             return tr("That is the keys of one query; every token is a query. ") + e.hint;
     }
+    if (e.kind == ExerciseKind::KeyValueCount)
+        return detail::modernBlockMistake(e, {value});
     return e.hint;
+}
+
+// The answer as written in a verdict or a solution: "7.6", or "(0.4200, −0.1700)".
+QString answerText(const Exercise &exercise)
+{
+    if (exercise.answers.empty())
+        return formatNumber(exercise.answer);
+    QStringList parts;
+    for (double v : exercise.answers)
+        parts << formatFixed(v);
+    return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
 // Which choice a typed text names: its label, a token that occurs once, or
@@ -165,6 +180,38 @@ std::optional<double> parseLenientNumber(const QString &text)
     return value;
 }
 
+std::optional<std::vector<double>> parseLenientNumbers(const QString &text)
+{
+    QString s = text.trimmed();
+    if (s.startsWith(QLatin1Char('=')))
+        s = s.mid(1).trimmed();
+    for (const QChar bracket : {u'(', u')', u'[', u']'})
+        s.remove(bracket);
+    s = s.trimmed();
+    // A semicolon separates; else spaces do (a comma just before one goes
+    // with it); else commas, when nothing else does ("0.5,-0.3").
+    QStringList parts;
+    if (s.contains(QLatin1Char(';'))) {
+        parts = s.split(QLatin1Char(';'));
+    } else {
+        static const QRegularExpression spaces(QStringLiteral(",?\\s+"));
+        parts = s.split(spaces, Qt::SkipEmptyParts);
+        if (parts.size() == 1)
+            parts = s.split(QLatin1Char(','));
+    }
+    std::vector<double> numbers;
+    for (const QString &part : parts) {
+        // A minus sign on its own belongs to the number after it ("− 0.3").
+        const std::optional<double> value = parseLenientNumber(part);
+        if (!value)
+            return std::nullopt;
+        numbers.push_back(*value);
+    }
+    if (numbers.empty())
+        return std::nullopt;
+    return numbers;
+}
+
 int answerDecimals(const Exercise &exercise)
 {
     if (exercise.wholeNumber || exercise.isMultipleChoice())
@@ -178,7 +225,10 @@ QString answerExample(const Exercise &exercise)
     const int decimals = answerDecimals(exercise);
     if (decimals == 0)
         return QString();
-    return QStringLiteral("0.") + QStringLiteral("428571").left(decimals);
+    const QString example = QStringLiteral("0.") + QStringLiteral("428571").left(decimals);
+    if (exercise.answerCount() == 2)
+        return example + QStringLiteral(", −0.") + QStringLiteral("173205").left(decimals);
+    return example;
 }
 
 Exercise weightedOutputExercise(const std::vector<double> &weights, const std::vector<double> &values)
@@ -352,9 +402,11 @@ Exercise predictionExercise(std::uint64_t seed)
 
 Exercise randomExercise(std::uint64_t seed)
 {
-    switch (SplitMix64(seed).next() % 3) {
+    switch (SplitMix64(seed).next() % 5) {
     case 0: return weightedOutputExercise(seed);
     case 1: return comparisonsExercise(seed);
+    case 2: return rotatePairExercise(seed);
+    case 3: return keyValueCountExercise(seed);
     default: return predictionExercise(seed);
     }
 }
@@ -389,6 +441,23 @@ AnswerCheck checkAnswer(const Exercise &exercise, const QString &text)
         return checkChoice(exercise, choice);
     }
     AnswerCheck check;
+    if (exercise.answerCount() > 1) {
+        // Several numbers (a turned pair): right only when each of them is.
+        const std::optional<std::vector<double>> values = parseLenientNumbers(text);
+        if (!values || int(values->size()) != exercise.answerCount()) {
+            check.message = tr("Type the %1 numbers, separated by a comma and a space, for example %2.")
+                                .arg(exercise.answerCount())
+                                .arg(answerExample(exercise));
+            return check;
+        }
+        check.understood = true;
+        check.correct = true;
+        for (std::size_t i = 0; i < values->size(); ++i)
+            check.correct = check.correct && near((*values)[i], exercise.answers[i], exercise.tolerance);
+        check.message = check.correct ? tr("Correct: %1. %2").arg(answerText(exercise), exercise.working)
+                                      : tr("Not quite. %1").arg(detail::modernBlockMistake(exercise, *values));
+        return check;
+    }
     const std::optional<double> value = parseLenientNumber(text);
     if (exercise.wholeNumber && (!value || *value != std::floor(*value))) {
         check.message = tr("Type a whole number, without decimals.");
@@ -403,6 +472,7 @@ AnswerCheck checkAnswer(const Exercise &exercise, const QString &text)
     check.message = check.correct ? tr("Correct: %1. %2").arg(formatNumber(exercise.answer), exercise.working)
                                   : tr("Not quite. %1").arg(mistakeHint(exercise, *value));
     return check;
+    return check;
 }
 
 QString solutionText(const Exercise &exercise)
@@ -412,7 +482,7 @@ QString solutionText(const Exercise &exercise)
                                                 ? quoted(exercise.choiceLabels.value(int(exercise.answer)))
                                                 : bestChoicesText(exercise),
                                             exercise.working);
-    return tr("Solution: %1. %2").arg(formatNumber(exercise.answer), exercise.working);
+    return tr("Solution: %1. %2").arg(answerText(exercise), exercise.working);
 }
 
 PracticeScore::Outcome PracticeScore::answered(bool correct)

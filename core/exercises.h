@@ -13,7 +13,7 @@
 
 namespace attn {
 
-enum class ExerciseKind { WeightedOutput, Comparisons, PredictWeight };
+enum class ExerciseKind { WeightedOutput, Comparisons, PredictWeight, RotatePair, KeyValueCount };
 
 struct Exercise
 {
@@ -22,6 +22,9 @@ struct Exercise
     QString working; // the worked solution, shown after a right answer or on "Show solution"
     QString hint;    // the method without the number, for a wrong answer
     double answer = 0.0; // the number, or the 0-based index of the right choice
+    // More than one number (a turned pair): each must be within the tolerance;
+    // `answer` is then the first of them.
+    std::vector<double> answers;
     double tolerance = 0.01;
     bool wholeNumber = false; // a count: only whole numbers are answers
 
@@ -36,8 +39,15 @@ struct Exercise
     int query = -1;
     QStringList choices, choiceLabels;
     std::vector<double> choiceWeights;
+    // RotatePair: the pair before its turn, its position (the angle in radians
+    // with head_dim 2) and the turned pair in `answers`.
+    std::vector<double> pair;
+    int position = 0;
+    // KeyValueCount: query heads, key/value heads and each head's width.
+    int heads = 0, kvHeads = 0, headDim = 0;
 
     bool isMultipleChoice() const { return kind == ExerciseKind::PredictWeight; }
+    int answerCount() const { return answers.empty() ? 1 : int(answers.size()); }
 };
 
 struct AnswerCheck
@@ -53,6 +63,10 @@ long long comparisonCount(int tokens, bool causal);
 
 // "7.6", " 7,6 ", "7.60", "+7.6", "−7.6", "= 7.6": the number, or nothing.
 std::optional<double> parseLenientNumber(const QString &text);
+// Several numbers: "0.5, −0.3", "(0.5, −0.3)", "[0.5 −0.3]", "0,5; −0,3" or
+// "0,5 −0,3" (decimal commas need a space or a semicolon between numbers).
+// Nothing when a part is not a number.
+std::optional<std::vector<double>> parseLenientNumbers(const QString &text);
 
 // Decimals a typed answer needs: 0 for a whole number, else as many as the
 // tolerance resolves (0.01 -> 2).
@@ -82,7 +96,17 @@ AnswerCheck checkChoice(const Exercise &exercise, int choice);
 // The answer and its worked solution, for "Show solution".
 QString solutionText(const Exercise &exercise);
 
-// One of the three kinds, picked by the seed.
+// Rotary positions: a 2-dimensional q = pair at `position` turns by
+// `position` radians (head_dim 2 has one pair, whose frequency is θ⁰ = 1);
+// the answer is the turned pair.
+Exercise rotatePairExercise(std::uint64_t seed);
+Exercise rotatePairExercise(const std::vector<double> &pair, int position);
+// Shared key/value heads: how many key and value vectors one layer keeps per
+// token with `heads` query heads and `kvHeads` key/value heads (2·kvHeads).
+Exercise keyValueCountExercise(std::uint64_t seed);
+Exercise keyValueCountExercise(int heads, int kvHeads, int headDim);
+
+// One of the generated kinds, picked by the seed.
 Exercise randomExercise(std::uint64_t seed);
 
 // The score of a practice session. An exercise counts once, when it settles:

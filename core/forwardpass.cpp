@@ -1,6 +1,7 @@
 #include "forwardpass.h"
 
 #include "model/attentionop.h"
+#include "rotarypositions.h"
 #include "twothreads.h"
 
 #include <algorithm>
@@ -91,17 +92,17 @@ void keepHeadMatrices(HeadResult &head, AttentionOutput<double> &out, std::size_
 // scores always computed when asked (a view rarely shows them); both with
 // their thumbnails when the pass pooled them.
 void keepHead(HeadResult &head, AttentionOutput<float> &out, std::size_t h, double scale, bool causal,
-              const std::shared_ptr<const AttentionMatrix::Factors> &factors, Eigen::Index dk)
+              const std::shared_ptr<const AttentionMatrix::Factors> &factors, Eigen::Index dk, int keyValueHead)
 {
     RowStatistics<float> &rows = out.rowStatistics[h];
-    const Eigen::Index first = Eigen::Index(h) * dk;
+    const Eigen::Index first = Eigen::Index(h) * dk, keyFirst = Eigen::Index(keyValueHead) * dk;
     if (out.weights[h].size() > 0)
         head.weights = AttentionMatrix::storedWeights(std::make_shared<const RowMatrixF>(std::move(out.weights[h])),
                                                       causal, std::move(rows.max), std::move(rows.inverseSum));
     else
-        head.weights = AttentionMatrix::weightsOnDemand(factors, first, dk, float(scale), causal, std::move(rows.max),
-                                                        std::move(rows.inverseSum));
-    head.scores = AttentionMatrix::scoresOnDemand(factors, first, dk);
+        head.weights = AttentionMatrix::weightsOnDemand(factors, first, keyFirst, dk, float(scale), causal,
+                                                        std::move(rows.max), std::move(rows.inverseSum));
+    head.scores = AttentionMatrix::scoresOnDemand(factors, first, keyFirst, dk);
     if (!out.pooledWeights.empty())
         head.weights.setPooled(std::make_shared<const PooledMatrix>(std::move(out.pooledWeights[h])));
     if (!out.pooledScores.empty())
@@ -128,71 +129,124 @@ std::shared_ptr<const PooledMatrix> meanOf(PooledMatrix &&sum, int heads)
     return mean;
 }
 
-// Every head's q, k and v, side by side (n x heads*head_dim, m x ...); in
-// simplified attention q is x and k = v is y. Double projects head by head
-// (see projectHeads).
+// How q and k are turned by position: not at all, or by rotary positions
+// (each row to its own position, pairs of each head of width `headDim`).
+struct Turning
+{
+    bool rotary = false;
+    int headDim = 0;
+    double theta = kDefaultRopeTheta;
+
+    template<typename S>
+    void apply(ColumnMatrix<S> &m, Eigen::Index firstColumn, int heads) const
+    {
+        if (rotary)
+            rotateHeadsByPosition<S>(m, firstColumn, heads, headDim, rotaryPairFrequencies(headDim, theta));
+    }
+};
+
+// Every head's q, and every key/value head's k and v, side by side (n x
+// heads*head_dim, m x kv_heads*head_dim); in simplified attention q is x and
+// k = v is y, or with rotary positions q and k are x and y turned and v is y.
+// Double projects head by head (see projectHeads).
 template<typename S>
 class Projections
 {
 public:
-    Projections(const Eigen::MatrixXd &x, const Eigen::MatrixXd &y, bool simplified, const CompletedWeights &w)
+    Projections(const Eigen::MatrixXd &x, const Eigen::MatrixXd &y, bool simplified, const CompletedWeights &w,
+                const Turning &turning, int heads, int kvHeads)
         : m_x(x), m_y(y), m_simplified(simplified)
     {
         if (!simplified) {
             m_q = projectHeads(x, w.query);
             m_k = projectHeads(y, w.key);
             m_v = projectHeads(y, w.value);
+            turning.apply<double>(m_q, 0, heads);
+            turning.apply<double>(m_k, 0, kvHeads);
+        } else if (turning.rotary) {
+            m_q = x;
+            m_k = y;
+            turning.apply<double>(m_q, 0, 1);
+            turning.apply<double>(m_k, 0, 1);
         }
+        m_turned = simplified && turning.rotary;
     }
-    Eigen::Ref<const Eigen::MatrixXd> queries() const { return m_simplified ? m_x : m_q; }
-    Eigen::Ref<const Eigen::MatrixXd> keys() const { return m_simplified ? m_y : m_k; }
+    Eigen::Ref<const Eigen::MatrixXd> queries() const { return m_simplified && !m_turned ? m_x : m_q; }
+    Eigen::Ref<const Eigen::MatrixXd> keys() const { return m_simplified && !m_turned ? m_y : m_k; }
     Eigen::Ref<const Eigen::MatrixXd> values() const { return m_simplified ? m_y : m_v; }
 
 private:
     const Eigen::MatrixXd &m_x, &m_y;
-    bool m_simplified;
+    bool m_simplified, m_turned = false;
     Eigen::MatrixXd m_q, m_k, m_v;
 };
 
 // Float computes q, k and v of every head by one product (two in
 // cross-attention: q from x, k and v from the source) and keeps the result
 // as it is, shared with the heads that compute their rows again from q and k.
+// Rotary positions turn q and k where they are; simplified attention then
+// keeps x (or y) a second time, unturned, as v.
 template<>
 class Projections<float>
 {
 public:
     Projections(const Eigen::MatrixXf &x, const Eigen::MatrixXf &y, bool cross, bool simplified,
-                const CompletedWeights &w)
+                const CompletedWeights &w, const Turning &turning, int heads, int kvHeads)
         : m_shared(std::make_shared<AttentionMatrix::Factors>())
     {
         AttentionMatrix::Factors &f = *m_shared;
         if (simplified) {
-            f.projected = x;
-            if (cross)
-                f.source = y;
-            f.width = x.cols();
+            const Eigen::Index width = x.cols();
+            f.width = f.keyWidth = width;
+            if (!turning.rotary) {
+                f.projected = x;
+                if (cross)
+                    f.source = y;
+                return;
+            }
+            // q = turned x; k = turned y (x itself when not cross: the same turn); v = y unturned.
+            if (cross) {
+                f.projected = x;
+                turning.apply<float>(f.projected, 0, 1);
+                f.source.resize(y.rows(), 2 * width);
+                f.source.leftCols(width) = y;
+                f.source.rightCols(width) = y;
+                turning.apply<float>(f.source, 0, 1);
+            } else {
+                f.projected.resize(x.rows(), 2 * width);
+                f.projected.leftCols(width) = x;
+                f.projected.rightCols(width) = x;
+                turning.apply<float>(f.projected, 0, 1);
+            }
+            m_valueStart = width;
             return;
         }
-        const Eigen::Index width = w.projectionSingle.cols() / 3;
+        const Eigen::Index headDim = w.query.front().cols();
+        const Eigen::Index width = heads * headDim, keyWidth = kvHeads * headDim;
         f.width = width;
+        f.keyWidth = keyWidth;
         if (cross) {
             f.projected.resize(x.rows(), width);
             f.projected.noalias() = x * w.projectionSingle.leftCols(width);
-            f.source.resize(y.rows(), 2 * width);
-            f.source.noalias() = y * w.projectionSingle.rightCols(2 * width);
-            m_valueStart = width;
+            f.source.resize(y.rows(), 2 * keyWidth);
+            f.source.noalias() = y * w.projectionSingle.rightCols(2 * keyWidth);
+            turning.apply<float>(f.projected, 0, heads);
+            turning.apply<float>(f.source, 0, kvHeads);
+            m_valueStart = keyWidth;
         } else {
-            f.projected.resize(x.rows(), 3 * width);
+            f.projected.resize(x.rows(), width + 2 * keyWidth);
             f.projected.noalias() = x * w.projectionSingle;
             f.keyStart = width;
-            m_valueStart = 2 * width;
+            turning.apply<float>(f.projected, 0, heads);
+            turning.apply<float>(f.projected, width, kvHeads);
+            m_valueStart = width + keyWidth;
         }
     }
     Eigen::Ref<const Eigen::MatrixXf> queries() const { return m_shared->queries(); }
     Eigen::Ref<const Eigen::MatrixXf> keys() const { return m_shared->keys(); }
     Eigen::Ref<const Eigen::MatrixXf> values() const
     {
-        return m_shared->keyMatrix().middleCols(m_valueStart, m_shared->width);
+        return m_shared->keyMatrix().middleCols(m_valueStart, m_shared->keyWidth);
     }
     const std::shared_ptr<const AttentionMatrix::Factors> factors() const { return m_shared; }
 
@@ -228,10 +282,10 @@ double largestSquaredRowNorm(const Eigen::Ref<const Eigen::MatrixXf> &rows)
 // rounding, about 1e-7 of the bound per score, stays far below the 4 decimals
 // shown after the softmax; above it, double does the work.
 bool floatScoresAreSafe(const Eigen::Ref<const Eigen::MatrixXf> &queries, const Eigen::Ref<const Eigen::MatrixXf> &keys,
-                        int heads, Eigen::Index dk, double scale)
+                        int heads, int group, Eigen::Index dk, double scale)
 {
     for (int h = 0; h < heads; ++h) {
-        const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h * dk, dk);
+        const auto qh = queries.middleCols(h * dk, dk), kh = keys.middleCols(h / group * dk, dk);
         if (!allFiniteFast(qh) || !allFiniteFast(kh))
             return false;
         const double bound = std::sqrt(largestSquaredRowNorm(qh) * largestSquaredRowNorm(kh));
@@ -260,6 +314,9 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     const Eigen::Index n = in.queriesFrom.rows(), m = in.keysFrom.rows(), dk = in.headDim;
     // Simplified heads are all the same: compute one, share it.
     const int computed = simplified ? 1 : config.heads;
+    const int kvHeads = simplified ? 1 : config.keyValueHeads();
+    const int group = computed / kvHeads; // query heads per key/value head
+    const Turning turning{config.rotary(), int(dk), config.ropeTheta};
     // Thumbnails pay off for matrices larger than one; the one head computed is always kept.
     const bool pooled = single && (n > kThumbnailSide || m > kThumbnailSide);
     const bool keptAll = !pooled || computed == 1 || in.kept.keepsAll();
@@ -270,19 +327,20 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     stopIfCancelled(in.cancel);
     const Projections<S> projections = [&] {
         if constexpr (single)
-            return Projections<S>(x, y, cross, simplified, in.weights);
+            return Projections<S>(x, y, cross, simplified, in.weights, turning, computed, kvHeads);
         else
-            return Projections<S>(x, y, simplified, in.weights);
+            return Projections<S>(x, y, simplified, in.weights, turning, computed, kvHeads);
     }();
     const Eigen::Ref<const ColumnMatrix<S>> queries = projections.queries(), keys = projections.keys(),
                                             values = projections.values();
     if constexpr (single) {
-        if (!floatScoresAreSafe(queries, keys, computed, dk, in.scale))
+        if (!floatScoresAreSafe(queries, keys, computed, group, dk, in.scale))
             return false;
     }
 
     AttentionSettings settings;
     settings.heads = computed;
+    settings.kvHeads = kvHeads;
     settings.causal = config.causal;
     settings.scale = in.scale;
     settings.cancel = in.cancel;
@@ -313,18 +371,23 @@ bool sessionPass(const PassInputs &in, AttentionResult &result)
     result.heads.resize(std::size_t(config.heads));
     const auto fillHead = [&](int h) {
         HeadResult &head = result.heads[std::size_t(h)];
-        if (simplified) {
+        const int shared = h / group; // the key/value head this head reads
+        if (simplified && !turning.rotary) {
             head.queries = in.queriesFrom;
             head.keys = in.keysFrom;
             head.values = in.keysFrom;
+        } else if (simplified) {
+            head.queries = columnsAs<double, S>(queries, 0, dk);
+            head.keys = columnsAs<double, S>(keys, 0, dk);
+            head.values = in.keysFrom;
         } else {
             head.queries = columnsAs<double, S>(queries, h * dk, dk);
-            head.keys = columnsAs<double, S>(keys, h * dk, dk);
-            head.values = columnsAs<double, S>(values, h * dk, dk);
+            head.keys = columnsAs<double, S>(keys, shared * dk, dk);
+            head.values = columnsAs<double, S>(values, shared * dk, dk);
         }
         head.context = columnsOfRows(out.context, h * dk, dk);
         if constexpr (single)
-            keepHead(head, out, std::size_t(h), in.scale, config.causal, projections.factors(), dk);
+            keepHead(head, out, std::size_t(h), in.scale, config.causal, projections.factors(), dk, shared);
         else
             keepHeadMatrices(head, out, std::size_t(h));
     };
@@ -408,8 +471,14 @@ Eigen::MatrixXd headMatrixInDouble(const AttentionResult &result, int head, bool
     if (result.projected && !result.weights) // a model's layer: its numbers are the model's floats
         return scores ? result.heads[h].scores.toDouble() : result.heads[h].weights.toDouble();
     const bool simplified = !result.projected;
-    const Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights->query[h]);
-    const Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights->key[h]);
+    const std::size_t shared = std::size_t(result.keyValueHeadOf(int(h)));
+    Eigen::MatrixXd q = simplified ? x : Eigen::MatrixXd(x * result.weights->query[h]);
+    Eigen::MatrixXd k = simplified ? y : Eigen::MatrixXd(y * result.weights->key[shared]);
+    if (result.rotary) {
+        const std::vector<double> frequencies = rotaryPairFrequencies(int(q.cols()), result.ropeTheta);
+        rotateHeadsByPosition<double>(q, 0, 1, int(q.cols()), frequencies);
+        rotateHeadsByPosition<double>(k, 0, 1, int(k.cols()), frequencies);
+    }
     // The same operations as sessionPass<double>, so the numbers are the
     // same; no values, as only the scores or the weights are wanted.
     AttentionSettings settings;

@@ -21,9 +21,20 @@ QJsonObject resultToJsonObject(const Session &session, const AttentionResult &re
         root["source_tokens"] = QJsonArray::fromStringList(session.source->tokens);
         root["source_inputs"] = matrixToJson(result.sourceInputs);
     }
+    // Contract section 9: rotary positions and shared key/value heads, said
+    // where they apply (each head's keys and values are its group's).
+    if (result.rotary) {
+        root["positional_encoding"] = "rotary";
+        root["rope_theta"] = result.ropeTheta;
+    }
+    if (result.sharesKeyValues())
+        root["kv_heads"] = result.keyValueHeadCount();
     QJsonArray heads;
-    for (const HeadResult &h : result.heads) {
+    for (std::size_t i = 0; i < result.heads.size(); ++i) {
+        const HeadResult &h = result.heads[i];
         QJsonObject head;
+        if (result.sharesKeyValues())
+            head["kv_head"] = result.keyValueHeadOf(int(i));
         head["queries"] = matrixToJson(h.queries);
         head["keys"] = matrixToJson(h.keys);
         head["values"] = matrixToJson(h.values);

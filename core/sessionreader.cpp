@@ -208,13 +208,14 @@ Eigen::MatrixXd readMatrix(const QJsonValue &v, const QString &path, int rows, c
     return m;
 }
 
+// `heads` matrices; `perWhat` names what there is one of ("head", "key/value head").
 std::vector<Eigen::MatrixXd> readMatrixList(const QJsonValue &v, const QString &path, int heads, int dModel,
-                                            int headDim)
+                                            int headDim, const QString &perWhat = QStringLiteral("head"))
 {
     const QJsonArray a = toArray(v, path);
     if (a.size() != heads)
-        fail(path, QStringLiteral("expected %1 (one per head), got %2")
-                       .arg(heads == 1 ? QStringLiteral("1 matrix") : QStringLiteral("%1 matrices").arg(heads))
+        fail(path, QStringLiteral("expected %1 (one per %2), got %3")
+                       .arg(heads == 1 ? QStringLiteral("1 matrix") : QStringLiteral("%1 matrices").arg(heads), perWhat)
                        .arg(a.size()));
     std::vector<Eigen::MatrixXd> list;
     for (qsizetype h = 0; h < a.size(); ++h)
@@ -234,6 +235,19 @@ Enum readChoice(const QJsonValue &v, const QString &path, const char *first, Enu
         return secondValue;
     fail(path, QStringLiteral("expected \"%1\" or \"%2\", got \"%3\"")
                    .arg(QLatin1String(first), QLatin1String(second), shown(s)));
+}
+
+PositionalEncoding readPositions(const QJsonValue &v)
+{
+    const QString path = QStringLiteral("attention.positional_encoding");
+    const QString s = toString(v, path);
+    if (s == QLatin1String("none"))
+        return PositionalEncoding::None;
+    if (s == QLatin1String("sinusoidal"))
+        return PositionalEncoding::Sinusoidal;
+    if (s == QLatin1String("rotary"))
+        return PositionalEncoding::Rotary;
+    fail(path, QStringLiteral("expected \"none\", \"sinusoidal\" or \"rotary\", got \"%1\"").arg(shown(s)));
 }
 
 AttentionConfig readAttention(const QJsonObject &root, int dModel)
@@ -260,8 +274,35 @@ AttentionConfig readAttention(const QJsonObject &root, int dModel)
     c.scale = a.contains("scale") ? toBool(a["scale"], "attention.scale") : c.mode == Mode::ScaledDotProduct;
     c.causal = a.contains("causal") && toBool(a["causal"], "attention.causal");
     if (a.contains("positional_encoding"))
-        c.positionalEncoding = readChoice(a["positional_encoding"], "attention.positional_encoding", "none",
-                                          PositionalEncoding::None, "sinusoidal", PositionalEncoding::Sinusoidal);
+        c.positionalEncoding = readPositions(a["positional_encoding"]);
+    if (a.contains("rope_theta")) {
+        c.ropeTheta = toFinite(a["rope_theta"], "attention.rope_theta");
+        if (!(c.ropeTheta > 0))
+            fail("attention.rope_theta", QStringLiteral("expected a positive number (the base of the rotary "
+                                                        "angles, 10000 by default), got %1")
+                                             .arg(c.ropeTheta, 0, 'g', 17));
+    }
+    if (c.rotary() && effectiveHeadDim(c, dModel) % 2 != 0) {
+        if (c.mode == Mode::Simplified)
+            fail("attention.positional_encoding",
+                 QStringLiteral("rotary positions turn pairs of numbers, but simplified attention's heads are "
+                                "d_model = %1 numbers wide, an odd number")
+                     .arg(dModel));
+        fail("attention.head_dim", QStringLiteral("rotary positions turn pairs of numbers: expected an even "
+                                                  "head_dim, got %1")
+                                       .arg(c.headDim));
+    }
+    if (a.contains("kv_heads")) {
+        const int kv = toIntInRange(a["kv_heads"], "attention.kv_heads", 1, kMaxHeads);
+        if (c.mode == Mode::Simplified)
+            fail("attention.kv_heads", QStringLiteral("applies to scaled-dot-product attention only: simplified "
+                                                      "attention has no key or value matrices to share"));
+        if (kv > c.heads || c.heads % kv != 0)
+            fail("attention.kv_heads", QStringLiteral("expected a number that divides heads (%1), got %2")
+                                           .arg(c.heads)
+                                           .arg(kv));
+        c.kvHeads = kv == c.heads ? 0 : kv; // one per head is what no kv_heads says
+    }
     c.outputProjection = a.contains("output_projection") ? toBool(a["output_projection"], "attention.output_projection")
                                                          : c.heads > 1;
     if (a.contains("seed"))
@@ -304,13 +345,14 @@ Session readRoot(const QJsonObject &root)
     const int headDim = effectiveHeadDim(s.attention, dModel);
     if (root.contains("weights")) {
         const QJsonObject w = toObject(root["weights"], "weights");
-        const int heads = s.attention.heads;
+        const int heads = s.attention.heads, kvHeads = s.attention.keyValueHeads();
+        const QString perKeyValue = kvHeads == heads ? QStringLiteral("head") : QStringLiteral("key/value head");
         if (w.contains("query"))
             s.weights.query = readMatrixList(w["query"], "weights.query", heads, dModel, headDim);
         if (w.contains("key"))
-            s.weights.key = readMatrixList(w["key"], "weights.key", heads, dModel, headDim);
+            s.weights.key = readMatrixList(w["key"], "weights.key", kvHeads, dModel, headDim, perKeyValue);
         if (w.contains("value"))
-            s.weights.value = readMatrixList(w["value"], "weights.value", heads, dModel, headDim);
+            s.weights.value = readMatrixList(w["value"], "weights.value", kvHeads, dModel, headDim, perKeyValue);
         if (w.contains("output"))
             s.weights.output = readMatrix(w["output"], "weights.output", heads * headDim,
                                           QStringLiteral("heads x head_dim"), dModel, QStringLiteral("d_model"));

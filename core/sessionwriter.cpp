@@ -43,7 +43,14 @@ QByteArray sessionToJson(const Session &s)
     att["head_dim"] = a.headDim;
     att["causal"] = a.causal;
     att["scale"] = a.scale;
-    att["positional_encoding"] = a.positionalEncoding == PositionalEncoding::Sinusoidal ? "sinusoidal" : "none";
+    att["positional_encoding"] = a.positionalEncoding == PositionalEncoding::Sinusoidal ? "sinusoidal"
+                                 : a.rotary()                                          ? "rotary"
+                                                                                       : "none";
+    // Written when they say something: files without them read as before.
+    if (a.rotary() || a.ropeTheta != kDefaultRopeTheta)
+        att["rope_theta"] = a.ropeTheta;
+    if (a.kvHeads > 0)
+        att["kv_heads"] = a.kvHeads;
     att["output_projection"] = a.outputProjection;
     att["seed"] = qint64(a.seed);
     root["attention"] = att;

@@ -1,6 +1,7 @@
 #include "walkthrough.h"
 
 #include "notation.h"
+#include "walkthroughpositions.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -139,10 +140,19 @@ WalkthroughStep pickQuery(const Context &c)
         : QStringLiteral("x%1").arg(superscriptIndex(c.query));
     s.lines.push_back({QStringLiteral("%1 = %2").arg(input, formatVector(x, c.limits.maxTerms)), -1, x});
     if (!simplified) {
-        const std::vector<double> qv = rowOf(c.head.queries, c.query);
         const QString factorText = c.result.positionalEncoding ? QStringLiteral("(%1)").arg(input) : input;
-        s.lines.push_back({QStringLiteral("%1 = %2·W_q = %3").arg(c.q(), factorText, formatVector(qv, c.limits.maxTerms)),
-                           -1, qv});
+        if (c.result.rotary) {
+            // q before its turn: the step after next turns it by its position.
+            const Eigen::RowVectorXd turned = walk::unturnedQuery(c.result, c.headIndex, c.query);
+            const std::vector<double> qv(turned.data(), turned.data() + turned.size());
+            s.lines.push_back({tr("q̃%1 = %2·W_q = %3, before it is turned by its position")
+                                   .arg(superscriptIndex(c.query), factorText, formatVector(qv, c.limits.maxTerms)),
+                               -1, qv});
+        } else {
+            const std::vector<double> qv = rowOf(c.head.queries, c.query);
+            s.lines.push_back({QStringLiteral("%1 = %2·W_q = %3").arg(c.q(), factorText, formatVector(qv, c.limits.maxTerms)),
+                               -1, qv});
+        }
     }
     return s;
 }
@@ -395,6 +405,16 @@ std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, co
         steps.push_back(addPositions(c, x));
     }
     steps.push_back(pickQuery(c));
+    const walk::PositionsContext positions{result,        head,        query,   walk::rotaryKeyFor(result, head, query),
+                                           queryTokens,   keyTokens,   limits,  c.names.query,
+                                           c.names.key,   c.names.value};
+    if (result.sharesKeyValues())
+        steps.push_back(walk::sharedKeyValuesStep(positions));
+    if (result.rotary) {
+        steps.push_back(walk::rotaryStep(positions));
+        // Rotary positions add nothing: the inputs are the embeddings.
+        steps.push_back(walk::distanceStep(positions, result.inputs));
+    }
     steps.push_back(scores(c));
     if (c.scaled)
         steps.push_back(scale(c));

@@ -12,7 +12,20 @@
 
 namespace attn {
 
-enum class WalkthroughStepKind { AddPositions, PickQuery, Scores, Scale, Mask, Softmax, WeightValues, SumContext, Project };
+enum class WalkthroughStepKind {
+    AddPositions,
+    PickQuery,
+    SharedKeyValues,   // key/value heads shared by several query heads
+    RotatePositions,   // rotary positions: q and k turned
+    RelativePositions, // rotary positions: only the distance counts
+    Scores,
+    Scale,
+    Mask,
+    Softmax,
+    WeightValues,
+    SumContext,
+    Project
+};
 
 // One filled-in formula. `numbers` are the results the line shows (a score,
 // a weight, a vector), carried as doubles so tests compare them exactly with
@@ -46,7 +59,10 @@ struct WalkthroughLimits
 
 // The steps that apply to this result: adding positions only when positional
 // encoding is on (`embeddings`, the vectors before it, are then written out;
-// without them they are recovered from the inputs), scaling only when the scores are
+// without them they are recovered from the inputs), the groups of heads only
+// when heads share keys and values, turning q and k and what that means only
+// with rotary positions (about the key the query weights most among the
+// others), scaling only when the scores are
 // scaled, the mask only under a causal mask, the projection only when there
 // is an output matrix; the neighbouring steps say briefly what was skipped.
 // Query and head are clamped into range. `queryTokens` label the rows,

@@ -45,6 +45,8 @@ expected=(
   share/attention-explorer/examples/cross-attention.attn.json
   share/attention-explorer/examples/four-heads-causal.attn.json
   share/attention-explorer/examples/long-sentence.attn.json
+  share/attention-explorer/examples/rotary-positions.attn.json
+  share/attention-explorer/examples/shared-key-value-heads.attn.json
   share/attention-explorer/examples/your-journey.attn.json
   share/attention-explorer/examples/your-journey-simplified.attn.json
   share/attention-explorer/examples/models/induction/config.json

@@ -174,6 +174,58 @@ void shootClassroom(const QDir &out, const attn::Session &fourHeads)
             std::printf("%s\n", qPrintable(path));
         else
             std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+// Examples › Rotary positions and Shared key/value heads, each window in the
+// first layout (no state left by the windows before).
+void shootModernBlock(const QDir &out, const std::vector<attn::Example> &examples)
+{
+    auto example = [&](const QString &id) {
+        for (const attn::Example &e : examples)
+            if (e.id == id)
+                return e.session;
+        return attn::runningExample();
+    };
+    const auto freshLayout = [] {
+        QSettings().setValue(QStringLiteral("hints/startHereDismissed"), true);
+        QSettings().remove(QStringLiteral("window/state"));
+        QSettings().remove(QStringLiteral("window/geometry"));
+        // A window's first layout, saved as it closes: docks resized in the
+        // next one keep the sizes asked for (in the very first they do not).
+        Document doc;
+        MainWindow window(&doc);
+        window.resize(1280, 800);
+        window.show();
+        QApplication::processEvents();
+    };
+    freshLayout();
+    {
+        // Examples › Rotary positions: the walkthrough turning q and k, then the lesson in numbers.
+        Document doc(example(QStringLiteral("rotary-positions")));
+        MainWindow window(&doc);
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(1);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-rotary.png")));
+        window.walkthrough()->setCurrentStep(2);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-rotary-distance.png")));
+    }
+    freshLayout();
+    {
+        // Examples › Shared key/value heads: the heads grid framing each group, head 3 in the heatmap.
+        Document doc(example(QStringLiteral("shared-key-value-heads")));
+        MainWindow window(&doc);
+        raiseDock(window, window.headsGrid());
+        window.selectHead(3);
+        shoot(window, out.filePath(QStringLiteral("window-shared-key-value-heads.png")));
+        // The grid alone, as wide as a dock dragged wider: each group framed, each title naming its key/value head.
+        HeadsGridView grid;
+        grid.resize(460, 470);
+        grid.show();
+        grid.setSnapshot(doc.snapshot());
+        grid.setQuery(doc.query());
+        grid.setSelectedHead(std::optional<int>(3));
+        save(grid.grab().toImage(), out.filePath(QStringLiteral("heads-grid-shared-key-value-heads.png")));
+        raiseDock(window, window.walkthrough());
+        window.walkthrough()->setCurrentStep(1);
+        shoot(window, out.filePath(QStringLiteral("window-walkthrough-shared-heads.png")));
     }
 }
 
@@ -186,11 +238,15 @@ int main(int argc, char **argv)
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     const QDir out(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("."));
     QDir().mkpath(out.path());
+    const std::vector<attn::Example> examples = attn::builtInExamples();
+    if (argc > 2 && QByteArray(argv[2]) == "--modern-block-only") {
+        shootModernBlock(out, examples);
+        return 0;
+    }
     shootHeatmaps(out);
     if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
         return 0;
 
-    const std::vector<attn::Example> examples = attn::builtInExamples();
     auto example = [&](const QString &id) {
         for (const attn::Example &e : examples)
             if (e.id == id)
@@ -388,5 +444,6 @@ int main(int argc, char **argv)
             save(dialog.grab().toImage(), out.filePath(QStringLiteral("training-before.png")));
         }
     }
+    shootModernBlock(out, examples);
     return 0;
 }

@@ -156,8 +156,8 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
     });
     add("toggle an option", 8, [this] {
         OptionsPanel *o = window().options();
-        const int which = below(4);
-        QCheckBox *box = QList<QCheckBox *>{o->causalBox(), o->scaleBox(), o->positionalBox(), o->projectionBox()}[which];
+        const int which = below(3);
+        QCheckBox *box = QList<QCheckBox *>{o->causalBox(), o->scaleBox(), o->projectionBox()}[which];
         if (!box->isEnabled())
             return QStringLiteral("\"%1\" disabled (cross-attention)").arg(box->text());
         const attn::AttentionConfig before = m_doc.session().attention;
@@ -165,10 +165,33 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
         const attn::AttentionConfig &after = m_doc.session().attention;
         const bool toggled = which == 0 ? after.causal != before.causal
             : which == 1               ? after.scale != before.scale
-            : which == 2               ? after.positionalEncoding != before.positionalEncoding
                                        : after.outputProjection != before.outputProjection;
         expect(toggled, QStringLiteral("the option did not change the session"));
         return QStringLiteral("click \"%1\" (now %2)").arg(box->text()).arg(box->isChecked() ? "on" : "off");
+    });
+    add("choose positions", 3, [this] {
+        QComboBox *box = window().options()->positionalBox();
+        const int index = below(3);
+        const auto wanted = attn::PositionalEncoding(box->itemData(index).toInt());
+        const attn::AttentionConfig before = m_doc.session().attention;
+        box->setCurrentIndex(index);
+        // Rotary needs an even head width: with an odd one the choice is not taken.
+        const bool possible = wanted != attn::PositionalEncoding::Rotary
+            || attn::effectiveHeadDim(before, m_doc.session().dModel()) % 2 == 0;
+        expect(m_doc.session().attention.positionalEncoding == (possible ? wanted : before.positionalEncoding),
+               QStringLiteral("positions not applied"));
+        return QStringLiteral("choose positions \"%1\"").arg(box->itemText(index));
+    });
+    add("change key/value heads", 2, [this] {
+        QComboBox *box = window().options()->kvHeadsBox();
+        if (!box->isEnabled() || box->count() == 0)
+            return QStringLiteral("key/value heads disabled");
+        const int index = below(box->count());
+        box->setCurrentIndex(index);
+        expect(m_doc.session().attention.keyValueHeads() == box->itemData(index).toInt(),
+               QStringLiteral("key/value heads %1, chosen %2").arg(m_doc.session().attention.keyValueHeads())
+                   .arg(box->itemData(index).toInt()));
+        return QStringLiteral("set key/value heads to %1").arg(box->itemData(index).toInt());
     });
     add("change heads", 4, [this] {
         const int heads = 1 + below(kMaxHeads);
@@ -188,7 +211,11 @@ std::vector<TestMonkey::Action> TestMonkey::actions()
         if (!box->isEnabled())
             return QStringLiteral("head_dim box disabled (simplified mode)");
         box->setValue(headDim);
-        expect(m_doc.session().attention.headDim == headDim,
+        // Rotary positions turn pairs: an odd width becomes the next even one.
+        const int expected = m_doc.session().attention.rotary() && headDim % 2 != 0
+            ? (headDim + 1 <= kMaxHeadDim ? headDim + 1 : headDim - 1)
+            : headDim;
+        expect(m_doc.session().attention.headDim == expected,
                QStringLiteral("head_dim is %1").arg(m_doc.session().attention.headDim));
         return QStringLiteral("set head_dim to %1").arg(headDim);
     });

@@ -184,7 +184,8 @@ QString TestMonkey::checkInvariants()
     const attn::AttentionConfig &c = s.attention;
     if (o->headsBox()->value() != c.heads || o->headDimBox()->value() != attn::effectiveHeadDim(c, s.dModel())
         || o->causalBox()->isChecked() != c.causal || o->scaleBox()->isChecked() != c.scale
-        || o->positionalBox()->isChecked() != (c.positionalEncoding == attn::PositionalEncoding::Sinusoidal)
+        || o->positionalBox()->currentData().toInt() != int(c.positionalEncoding)
+        || o->kvHeadsBox()->currentData().toInt() != c.keyValueHeads()
         || o->projectionBox()->isChecked() != c.outputProjection
         || o->modeBox()->currentData().toInt() != int(c.mode))
         return QStringLiteral("the options panel does not show the session's options");

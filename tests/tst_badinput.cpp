@@ -182,6 +182,22 @@ void TestBadInput::sessionFiles_data()
     QTest::newRow("mis-sized weights") << "weights.attn.json"
                                        << valid(R"("attention": {"head_dim": 1}, "weights": {"key": [[[1], [0]]]})")
                                        << none << "weights.key[0]: expected 3 rows (d_model), got 2";
+    QTest::newRow("rotary with an odd head_dim") << "rotary.attn.json"
+                                                 << valid(R"("attention": {"positional_encoding": "rotary"})") << none
+                                                 << "attention.head_dim: rotary positions turn pairs of numbers: "
+                                                    "expected an even head_dim, got 3";
+    QTest::newRow("rope_theta not positive")
+        << "theta.attn.json"
+        << valid(R"("attention": {"head_dim": 2, "positional_encoding": "rotary", "rope_theta": -1})") << none
+        << "attention.rope_theta: expected a positive number (the base of the rotary angles, 10000 by default), got -1";
+    QTest::newRow("kv_heads not dividing heads") << "kv.attn.json"
+                                                 << valid(R"("attention": {"heads": 3, "head_dim": 1, "kv_heads": 2})")
+                                                 << none
+                                                 << "attention.kv_heads: expected a number that divides heads (3), got 2";
+    QTest::newRow("weights.key per key/value head")
+        << "kvweights.attn.json"
+        << valid(R"("attention": {"heads": 3, "head_dim": 1, "kv_heads": 1}, "weights": {"key": [[[1], [0], [0]], [[1], [0], [0]]]})")
+        << none << "weights.key: expected 1 matrix (one per key/value head), got 2";
     QTest::newRow("a folder") << "folder.attn.json" << QByteArray() << Special::Folder
                               << "is a folder, not a session file";
     QTest::newRow("a missing file") << "gone.attn.json" << QByteArray() << Special::Missing

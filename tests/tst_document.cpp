@@ -178,6 +178,44 @@ private slots:
         QVERIFY(doc.hasResult());
     }
 
+    void rotaryAndSharedHeadsStayComputable()
+    {
+        // Another number of key/value heads: the file's W_k and W_v no longer fit, so they are generated.
+        attn::Session s = attn::exampleSession();
+        s.embeddings = attn::resizeEmbeddings(s.tokens, s.embeddings, 4);
+        s.attention.heads = 4;
+        s.attention.headDim = 2;
+        s.attention.kvHeads = 2;
+        s.weights.key = {Eigen::MatrixXd::Ones(4, 2), Eigen::MatrixXd::Ones(4, 2)};
+        s.weights.query = std::vector<Eigen::MatrixXd>(4, Eigen::MatrixXd::Ones(4, 2));
+        Document doc(s);
+        QVERIFY2(doc.hasResult(), qPrintable(doc.computeError()));
+        attn::AttentionConfig c = doc.session().attention;
+        c.kvHeads = 1;
+        doc.setAttention(c);
+        QVERIFY2(doc.hasResult(), qPrintable(doc.computeError()));
+        QVERIFY(doc.session().weights.key.empty() && doc.session().weights.value.empty());
+        QCOMPARE(int(doc.session().weights.query.size()), 4); // the query matrices still fit
+        QCOMPARE(doc.result().keyValueHeadCount(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(int(doc.session().weights.key.size()), 2);
+        QCOMPARE(doc.result().keyValueHeadCount(), 2);
+
+        // Simplified rotary attention on an odd d_model cannot turn pairs: positions go off, with a word why.
+        Document simple(attn::exampleSession());
+        attn::AttentionConfig r = attn::withMode(simple.session().attention, attn::Mode::Simplified, 3);
+        simple.setDModel(4);
+        r.headDim = 4;
+        r.positionalEncoding = attn::PositionalEncoding::Rotary;
+        simple.setAttention(r);
+        QVERIFY(simple.result().rotary);
+        QSignalSpy notices(&simple, &Document::notice);
+        simple.setDModel(5);
+        QCOMPARE(simple.session().attention.positionalEncoding, attn::PositionalEncoding::None);
+        QVERIFY2(simple.hasResult(), qPrintable(simple.computeError()));
+        QCOMPARE(notices.count(), 1);
+    }
+
     void bigSessionsComputeOnAWorkerAndTheLatestEditWins()
     {
         Document doc(attn::exampleSession());

@@ -302,6 +302,112 @@ private slots:
                     != attn::comparisonsExercise(std::uint64_t(4)).question);
     }
 
+    // q = [0.6, −0.2] at position 3 turns by 3 radians (head_dim 2: one pair, θ⁰ = 1):
+    // (0.6 cos 3 + 0.2 sin 3, −0.2 cos 3 + 0.6 sin 3)
+    //   = (0.6 × −0.9899924966 + 0.2 × 0.1411200081, 0.1979984993 + 0.0846720049)
+    //   = (−0.5657714963, 0.2826705042).
+    void rotatePair_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<bool>("understood");
+        QTest::addColumn<bool>("correct");
+        QTest::addColumn<QString>("hint");
+        const QString method = QStringLiteral("becomes (a·cos − b·sin, b·cos + a·sin)");
+        QTest::newRow("exact") << "-0.5658, 0.2827" << true << true << QString();
+        QTest::newRow("brackets, real minus") << "(−0.57, 0.28)" << true << true << QString();
+        QTest::newRow("square brackets, spaces") << "[-0.566 0.283]" << true << true << QString();
+        QTest::newRow("decimal commas, semicolon") << "-0,566; 0,283" << true << true << QString();
+        QTest::newRow("no space after the comma") << "-0.566,0.283" << true << true << QString();
+        QTest::newRow("first right only") << "-0.566, 0.35" << true << false << "One of the two numbers is right";
+        QTest::newRow("not turned") << "0.6, -0.2" << true << false << "before its turn";
+        QTest::newRow("turned backwards") << "-0.6222, 0.1133" << true << false << "the other way round";
+        QTest::newRow("swapped") << "0.2827, -0.5658" << true << false << "wrong order";
+        QTest::newRow("one number") << "-0.5658" << false << false << "Type the 2 numbers";
+        QTest::newRow("three numbers") << "-0.5658, 0.2827, 1" << false << false << "Type the 2 numbers";
+        QTest::newRow("words") << "turned" << false << false << "for example 0.42, −0.17";
+        QTest::newRow("second just outside 0.01") << "-0.5658, 0.2717" << true << false << "One of the two numbers is right";
+        QTest::newRow("both off") << "-0.4, 0.4" << true << false << method;
+    }
+    void rotatePair()
+    {
+        QFETCH(QString, typed);
+        QFETCH(bool, understood);
+        QFETCH(bool, correct);
+        QFETCH(QString, hint);
+        const attn::Exercise e = attn::rotatePairExercise({0.6, -0.2}, 3);
+        QCOMPARE(e.answerCount(), 2);
+        QVERIFY(std::abs(e.answers[0] - -0.5657714963) < 1e-9);
+        QVERIFY(std::abs(e.answers[1] - 0.2826705042) < 1e-9);
+        QVERIFY2(e.question.contains(QStringLiteral("cos 3 = −0.9900, sin 3 = 0.1411")), qPrintable(e.question));
+        QVERIFY2(e.working.contains(QStringLiteral("= (−0.5658, 0.2827)")), qPrintable(e.working));
+        const attn::AnswerCheck check = attn::checkAnswer(e, typed);
+        QCOMPARE(check.understood, understood);
+        QCOMPARE(check.correct, correct);
+        if (!hint.isEmpty())
+            QVERIFY2(check.message.contains(hint), qPrintable(check.message));
+        if (!correct) // a wrong answer is never told the numbers
+            QVERIFY2(!check.message.contains(QStringLiteral("0.5658")) && !check.message.contains(QStringLiteral("0.2827")),
+                     qPrintable(check.message));
+        QVERIFY(attn::solutionText(e).startsWith(QStringLiteral("Solution: (−0.5658, 0.2827).")));
+    }
+
+    // 32 query heads sharing 8 key/value heads keep 8 keys + 8 values = 16 vectors per token.
+    void keyValueCount_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<bool>("correct");
+        QTest::addColumn<QString>("hint");
+        QTest::newRow("right") << "16" << true << QString();
+        QTest::newRow("one per query head") << "64" << false << "a key and a value for every query head";
+        QTest::newRow("keys only") << "8" << false << "counts the keys only";
+        QTest::newRow("query heads") << "32" << false << "counts the query heads";
+        QTest::newRow("numbers, not vectors") << "2048" << false << "counts numbers, not vectors";
+        QTest::newRow("group size") << "4" << false << "how many query heads share";
+        QTest::newRow("something else") << "17" << false << "Count the key/value heads";
+    }
+    void keyValueCount()
+    {
+        QFETCH(QString, typed);
+        QFETCH(bool, correct);
+        QFETCH(QString, hint);
+        const attn::Exercise e = attn::keyValueCountExercise(32, 8, 128);
+        QCOMPARE(e.answer, 16.0);
+        QVERIFY(e.wholeNumber);
+        QVERIFY(e.working.contains(QStringLiteral("8 keys + 8 values = 16 vectors per token (16 × 128 = 2048 numbers)")));
+        const attn::AnswerCheck check = attn::checkAnswer(e, typed);
+        QVERIFY(check.understood);
+        QCOMPARE(check.correct, correct);
+        if (!hint.isEmpty())
+            QVERIFY2(check.message.contains(hint), qPrintable(check.message));
+        QCOMPARE(attn::checkAnswer(e, QStringLiteral("16.5")).understood, false); // a count is whole
+    }
+
+    void modernBlockExercisesFromSeeds()
+    {
+        std::set<QString> questions;
+        std::set<attn::ExerciseKind> kinds;
+        for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+            const attn::Exercise r = attn::rotatePairExercise(seed);
+            QCOMPARE(r.question, attn::rotatePairExercise(seed).question);
+            QVERIFY(r.position >= 1 && r.position <= 5);
+            // The answer is the pair turned, computed again here.
+            const double c = std::cos(double(r.position)), s = std::sin(double(r.position));
+            QVERIFY(std::abs(r.answers[0] - (r.pair[0] * c - r.pair[1] * s)) < 1e-15);
+            QVERIFY(std::abs(r.answers[1] - (r.pair[1] * c + r.pair[0] * s)) < 1e-15);
+            // Its own worked solution, typed back, is right.
+            QVERIFY(attn::checkAnswer(r, QStringLiteral("%1, %2").arg(r.answers[0], 0, 'f', 4).arg(r.answers[1], 0, 'f', 4))
+                        .correct);
+            questions.insert(r.question);
+            const attn::Exercise k = attn::keyValueCountExercise(seed);
+            QVERIFY(k.heads % k.kvHeads == 0 && k.kvHeads < k.heads);
+            QCOMPARE(k.answer, 2.0 * k.kvHeads);
+            QVERIFY(attn::checkAnswer(k, QString::number(2 * k.kvHeads)).correct);
+            kinds.insert(attn::randomExercise(seed).kind);
+        }
+        QVERIFY(questions.size() >= 30);
+        QCOMPARE(kinds.size(), std::size_t(5)); // every kind comes up in practice's "any kind"
+    }
+
     void lenientNumbers()
     {
         QCOMPARE(attn::parseLenientNumber(QStringLiteral(" 7,6 ")).value_or(-1), 7.6);

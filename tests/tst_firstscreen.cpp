@@ -121,7 +121,7 @@ private slots:
     {
         Window w;
         const std::vector<attn::Example> examples = attn::builtInExamples();
-        QCOMPARE(int(examples.size()), 5);
+        QCOMPARE(int(examples.size()), 7);
         QStringList ids;
         for (const attn::Example &e : examples) {
             ids << e.id;
@@ -134,7 +134,9 @@ private slots:
             QVERIFY(w.doc.filePath().isEmpty()); // an example is a new, unsaved session
         }
         QCOMPARE(ids, (QStringList{"your-journey-simplified", "your-journey", "four-heads-causal", "cross-attention",
-                                   "long-sentence"}));
+                                   "long-sentence", "rotary-positions", "shared-key-value-heads"}));
+        QVERIFY(examples[5].session.attention.rotary());
+        QCOMPARE(examples[6].session.attention.keyValueHeads(), 2);
         const attn::Session &four = examples[2].session;
         QCOMPARE(four.attention.heads, 4);
         QVERIFY(four.attention.causal && four.attention.outputProjection);

@@ -7,7 +7,9 @@
 #include "exporter.h"
 #include "exportheads.h"
 #include "headsgridview.h"
+#include "embedding.h"
 #include "heatmappainter.h"
+#include "paintedby.h"
 #include "testdata.h"
 
 #include <QFile>
@@ -98,6 +100,7 @@ private slots:
     void painterAverageAndHead();
     void headsGridTiles();
     void headsExportTiles();
+    void sharedKeyValueHeadsAreGrouped();
     void csvAverageAndHead_data();
     void csvAverageAndHead();
     void csvAverageInSinglePrecision();
@@ -192,6 +195,56 @@ void TestHeadAverage::headsExportTiles()
     QVERIFY(!heads.headOfTile(3).has_value());
     QCOMPARE(heads.tileTitle(2), QStringLiteral("head 2"));
     QCOMPARE(heads.tileTitle(3), QStringLiteral("average"));
+}
+
+void TestHeadAverage::sharedKeyValueHeadsAreGrouped()
+{
+    // Four query heads, two key/value heads: heads 0 and 1 share one, 2 and 3 the other.
+    attn::Session s = threeHeadSession(false);
+    s.embeddings = attn::resizeEmbeddings(s.tokens, s.embeddings, 8);
+    s.attention.heads = 4;
+    s.attention.kvHeads = 2;
+    const SnapshotPtr snapshot = snapshotForSession(s);
+    QVERIFY(snapshot->result);
+    HeadsGridPainter grid;
+    grid.setSnapshot(snapshot);
+    QCOMPARE(grid.tileCount(), 5);
+    QCOMPARE(grid.groupSize(), 2);
+    QCOMPARE(grid.groupCount(), 2);
+    QCOMPARE(grid.tileTitle(0), QStringLiteral("head 0 · k/v 0"));
+    QCOMPARE(grid.tileTitle(3), QStringLiteral("head 3 · k/v 1"));
+    QCOMPARE(grid.tileTitle(4), QStringLiteral("average"));
+    QCOMPARE(grid.keyValueHeadOfTile(2), std::optional<int>(1));
+    QVERIFY(!grid.keyValueHeadOfTile(4));
+    // Each group in one row: its frame holds its two tiles and no other.
+    const QRectF bounds(0, 0, 400, 600);
+    for (int g = 0; g < 2; ++g) {
+        const QRectF frame = grid.groupRect(bounds, g);
+        QVERIFY(!frame.isEmpty());
+        for (int tile = 0; tile < 5; ++tile) {
+            const bool member = tile / 2 == g && tile < 4;
+            QCOMPARE(frame.contains(grid.tileRect(bounds, tile)), member);
+        }
+        QCOMPARE(grid.tileRect(bounds, 2 * g).top(), grid.tileRect(bounds, 2 * g + 1).top());
+    }
+    QVERIFY(!grid.groupRect(bounds, 0).intersects(grid.groupRect(bounds, 1)));
+    // The frames are drawn: a pixel in the gap between a group's two tiles is tinted, the gap between groups is not.
+    const QImage image = paintedBy(grid, bounds.size().toSize());
+    const QRectF a = grid.tileRect(bounds, 0), b = grid.tileRect(bounds, 1), c = grid.tileRect(bounds, 2);
+    const QPoint inside(int((a.right() + b.left()) / 2), int(a.center().y()));
+    const QPoint between(int(a.center().x()), int((grid.groupRect(bounds, 0).bottom() + grid.groupRect(bounds, 1).top()) / 2));
+    QVERIFY(c.top() > a.bottom());
+    QVERIFY(image.pixel(inside) != image.pixel(between));
+    QCOMPARE(QColor(image.pixel(between)), QPalette().color(QPalette::Base));
+    // The heads export names the key/value heads too.
+    HeadsExportPainter heads;
+    heads.setSnapshot(snapshot);
+    QCOMPARE(heads.tileTitle(1), QStringLiteral("head 1 · k/v 0"));
+    // One key/value head per head: no groups.
+    grid.setSnapshot(snapshotForSession(threeHeadSession(false)));
+    QVERIFY(!grid.showsGroups());
+    QVERIFY(grid.groupRect(bounds, 0).isEmpty());
+    QCOMPARE(grid.tileTitle(0), QStringLiteral("head 0"));
 }
 
 void TestHeadAverage::csvAverageAndHead_data()

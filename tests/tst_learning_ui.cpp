@@ -5,6 +5,7 @@
 #include "contributionview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
+#include "embedding.h"
 #include "heatmapview.h"
 #include "lessons.h"
 #include "mistakesdialog.h"
@@ -20,6 +21,7 @@
 #include <QSignalSpy>
 #include <QPalette>
 #include <QTest>
+#include <cmath>
 
 namespace {
 
@@ -128,6 +130,30 @@ private slots:
         QVERIFY(panel.formulaText().startsWith(QStringLiteral("ω₃₀ = q⁽³⁾·k⁽⁰⁾")));
     }
 
+    // With rotary positions the word-order demo shuffles with the session's own
+    // positions: turning q and k by position makes order matter too.
+    void mistakesWordOrderWithRotaryPositions()
+    {
+        attn::Session s = attn::exampleSession();
+        s.embeddings = attn::resizeEmbeddings(s.tokens, s.embeddings, 4);
+        s.attention.headDim = 4;
+        s.attention.positionalEncoding = attn::PositionalEncoding::Rotary;
+        Document doc(s);
+        MistakesDialog dialog(&doc);
+        dialog.resize(900, 600);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.showDemo(MistakesDialog::WordOrder);
+        const auto cols = dialog.columnsView(MistakesDialog::WordOrder)->columns();
+        QCOMPARE(cols.size(), std::size_t(4));
+        QCOMPARE(cols[2].title, QStringLiteral("Rotary positions"));
+        QCOMPARE(cols[3].title, QStringLiteral("Rotary positions, shuffled"));
+        QVERIFY(close(cols[0].values, cols[1].values));
+        QVERIFY(!close(cols[2].values, cols[3].values, 1e-3));
+        QCOMPARE(cols[2].values, rowOf(doc.result().heads[0].weights.toDouble(), 1));
+        QVERIFY(dialog.explanationText().contains(QStringLiteral("Rotary positions turn each query and key")));
+    }
+
     void mistakesShowTheCoresNumbers()
     {
         Document doc(attn::exampleSession());
@@ -205,6 +231,50 @@ private slots:
         QCOMPARE(cols[1].values, rowOf(doc.result().heads[0].weights.toDouble(), 1));
         QVERIFY(panel.statusText().contains(QStringLiteral("3")));
         grab(&panel, QStringLiteral("cross-attention"));
+    }
+
+    // The rotary pair is typed as two numbers, as a learner writes them; a
+    // pair turned the wrong way gets its hint; the key/value count takes a
+    // whole number. Both are scored as every exercise is.
+    void practiceModernBlockExercises()
+    {
+        Document doc(attn::exampleSession());
+        PracticeDialog dialog(&doc);
+        dialog.setSeed(11);
+        dialog.setKind(PracticeDialog::RotatePair);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const attn::Exercise e = dialog.exercise();
+        QCOMPARE(e.kind, attn::ExerciseKind::RotatePair);
+        QCOMPARE(dialog.answerEdit()->placeholderText(), QStringLiteral("Your answer: 2 numbers, for example 0.42, −0.17"));
+        // Turned backwards: (a cos + b sin, b cos − a sin).
+        const double c = std::cos(double(e.position)), s = std::sin(double(e.position));
+        QTest::keyClicks(dialog.answerEdit(), QStringLiteral("%1, %2")
+                                                  .arg(e.pair[0] * c + e.pair[1] * s, 0, 'f', 4)
+                                                  .arg(e.pair[1] * c - e.pair[0] * s, 0, 'f', 4));
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().contains(QStringLiteral("the other way round")), qPrintable(dialog.feedbackText()));
+        QTest::keyClicks(dialog.answerEdit(), QStringLiteral("(%1; %2)")
+                                                  .arg(e.answers[0], 0, 'f', 3)
+                                                  .arg(e.answers[1], 0, 'f', 3));
+        QCOMPARE(dialog.answerEdit()->text(), QStringLiteral("(%1; %2)").arg(e.answers[0], 0, 'f', 3).arg(e.answers[1], 0, 'f', 3));
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().startsWith(QStringLiteral("✔ Correct: (")), qPrintable(dialog.feedbackText()));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 0 right, 1 after a retry"));
+        grab(&dialog, QStringLiteral("practice-rotary-pair"));
+
+        dialog.setKind(PracticeDialog::KeyValueCount);
+        const attn::Exercise k = dialog.exercise();
+        QCOMPARE(k.kind, attn::ExerciseKind::KeyValueCount);
+        QCOMPARE(dialog.answerEdit()->placeholderText(), QStringLiteral("Your answer: a whole number"));
+        QTest::keyClicks(dialog.answerEdit(), QString::number(2 * k.heads));
+        QTest::keyClick(dialog.answerEdit(), Qt::Key_Return);
+        QVERIFY2(dialog.feedbackText().contains(QStringLiteral("a key and a value for every query head")),
+                 qPrintable(dialog.feedbackText()));
+        QVERIFY(!dialog.feedbackText().contains(QString::number(2 * k.kvHeads) + QStringLiteral(" vectors")));
+        dialog.solutionButton()->click();
+        QVERIFY(dialog.solutionText().startsWith(QStringLiteral("Solution: %1.").arg(2 * k.kvHeads)));
+        QCOMPARE(dialog.scoreText(), QStringLiteral("Score: 0 right, 1 after a retry, 1 shown"));
     }
 
     // A wrong answer gets "Not quite" and a hint right under the box, never the

@@ -51,6 +51,7 @@ private slots:
     void longVectorsAreCut();
     void clampsHeadAndQuery();
     void crossAttentionLabels();
+    void sharedHeadsAndRotaryAreNamed();
     void showsErrorWithoutResult();
     void widgetPaintsStepsLeftToRight();
     void savePictures();
@@ -263,6 +264,41 @@ void TestPipeline::crossAttentionLabels()
     QCOMPARE(m.rows[0].label, QStringLiteral("Ihre"));
     QCOMPARE(m.rows[1].label, QStringLiteral("Reise"));
     QVERIFY(!m.rows[1].isSelf); // key 1 is another sequence's token
+}
+
+void TestPipeline::sharedHeadsAndRotaryAreNamed()
+{
+    // The "Shared key/value heads" example: 4 query heads, 2 key/value heads.
+    attn::Session s = attn::exampleSession();
+    s.embeddings = Eigen::MatrixXd::Constant(6, 8, 0.25) + Eigen::MatrixXd::Identity(6, 8);
+    s.attention.heads = 4;
+    s.attention.headDim = 2;
+    s.attention.kvHeads = 2;
+    s.attention.outputProjection = true;
+    Document doc(s);
+    QVERIFY(doc.hasResult());
+    const PipelineModel m = buildPipelineModel(*doc.snapshot(), 1, 3, 100, 100);
+    QCOMPARE(m.keyValueHead, 1);
+    QCOMPARE(m.sharedWith, (std::vector<int>{2, 3}));
+    QCOMPARE(m.queryTitle, QStringLiteral("query q"));
+    PipelinePainter painter;
+    painter.setSnapshot(doc.snapshot());
+    painter.setQuery(1);
+    painter.setHead(3);
+    const QString text = paintedText(painter, {760, 330});
+    QVERIFY2(text.contains(QStringLiteral("“journey”, head 3 · k/v 1")), qPrintable(text.left(4000)));
+    QCOMPARE(PipelinePainter::sharingNote(m),
+             QStringLiteral("Heads 2 and 3 share these keys and values; only their queries differ."));
+    QVERIFY(text.contains(QStringLiteral("Heads 2 and 3")));
+    // Without sharing, nothing of the kind.
+    const PipelineModel plain = buildPipelineModel(*Document(attn::exampleSession()).snapshot(), 1, 0, 100, 100);
+    QCOMPARE(plain.keyValueHead, -1);
+    QVERIFY(plain.sharedWith.empty());
+    // Rotary positions: q is turned, and the title says so.
+    s.attention.positionalEncoding = attn::PositionalEncoding::Rotary;
+    doc.setSession(s, QStringLiteral("rotary"));
+    QCOMPARE(buildPipelineModel(*doc.snapshot(), 1, 0, 100, 100).queryTitle, QStringLiteral("q = rot(x·W_q)"));
+    QCOMPARE(buildPipelineModel(*doc.snapshot(), 1, 0, 100, 100).queryValues[0], doc.result().heads[0].queries(1, 0));
 }
 
 void TestPipeline::showsErrorWithoutResult()

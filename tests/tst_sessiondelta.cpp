@@ -37,6 +37,37 @@ private slots:
         QVERIFY(s == after);
     }
 
+    void rotaryPositionsAndSharedHeadsUndo()
+    {
+        // Each of the new options alone is a step, and undo gives back the old one.
+        attn::Session before = attn::exampleSession();
+        before.embeddings = Eigen::MatrixXd::Constant(6, 4, 0.5);
+        before.attention.heads = 4;
+        before.attention.headDim = 2;
+        const auto check = [&](const attn::Session &after) {
+            const attn::SessionDelta d = attn::SessionDelta::between(before, after);
+            QVERIFY(!d.isEmpty());
+            QVERIFY(d.bytes() < 1024); // options, not the session
+            attn::Session s = after;
+            d.undo(s);
+            QVERIFY(s == before);
+            d.redo(s);
+            QVERIFY(s == after);
+        };
+        attn::Session rotary = before;
+        rotary.attention.positionalEncoding = attn::PositionalEncoding::Rotary;
+        check(rotary);
+        attn::Session theta = rotary;
+        theta.attention.ropeTheta = 100.0;
+        check(theta);
+        attn::Session shared = before;
+        shared.attention.kvHeads = 2;
+        shared.weights.key = {Eigen::MatrixXd::Ones(4, 2), Eigen::MatrixXd::Zero(4, 2)};
+        check(shared);
+        QVERIFY(shared != before); // the fields take part in equality
+        QVERIFY(theta != rotary);
+    }
+
     void sameSessionIsEmpty()
     {
         const attn::Session s = attn::exampleSession();

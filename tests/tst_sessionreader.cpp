@@ -59,6 +59,7 @@ private slots:
     void defaults_data();
     void defaults();
     void explicitFieldsAreRead();
+    void rotaryAndSharedHeadsAreRead();
     void numbersAtTheEdges();
     void exampleFile();
     void readSessionFailures();
@@ -159,8 +160,52 @@ void TestSessionReader::malformed_data()
                                              << "attention.head_dim: missing, and d_model (3) is not divisible "
                                                 "by heads (2): give head_dim";
     QTest::newRow("unknown positional_encoding") << valid(R"("attention": {"positional_encoding": "learned"})")
-                                                 << "attention.positional_encoding: expected \"none\" or "
-                                                    "\"sinusoidal\", got \"learned\"";
+                                                 << "attention.positional_encoding: expected \"none\", "
+                                                    "\"sinusoidal\" or \"rotary\", got \"learned\"";
+    // Rotary positions and shared key/value heads (contract section 9).
+    const QByteArray four = R"("tokens": ["a", "b"], "embeddings": [[1, 0, 0, 0], [0, 1, 0, 0]])";
+    QTest::newRow("rotary, odd head_dim") << valid(R"("attention": {"positional_encoding": "rotary"})")
+                                          << "attention.head_dim: rotary positions turn pairs of numbers: expected "
+                                             "an even head_dim, got 3";
+    QTest::newRow("rotary, head_dim 3 given")
+        << session(four + R"(, "attention": {"head_dim": 3, "positional_encoding": "rotary"})")
+        << "attention.head_dim: rotary positions turn pairs of numbers: expected an even head_dim, got 3";
+    QTest::newRow("rotary, simplified, odd d_model")
+        << valid(R"("attention": {"mode": "simplified", "positional_encoding": "rotary"})")
+        << "attention.positional_encoding: rotary positions turn pairs of numbers, but simplified attention's heads "
+           "are d_model = 3 numbers wide, an odd number";
+    QTest::newRow("rope_theta 0") << session(four + R"(, "attention": {"positional_encoding": "rotary", "rope_theta": 0})")
+                                  << "attention.rope_theta: expected a positive number (the base of the rotary angles, "
+                                     "10000 by default), got 0";
+    QTest::newRow("rope_theta negative")
+        << session(four + R"(, "attention": {"positional_encoding": "rotary", "rope_theta": -10000})")
+        << "attention.rope_theta: expected a positive number (the base of the rotary angles, 10000 by default), "
+           "got -10000";
+    QTest::newRow("rope_theta 1e999")
+        << session(four + R"(, "attention": {"positional_encoding": "rotary", "rope_theta": 1e999})")
+        << "attention.rope_theta: expected a finite number, got 1e999, too large to represent";
+    QTest::newRow("rope_theta a string")
+        << session(four + R"(, "attention": {"positional_encoding": "rotary", "rope_theta": "10000"})")
+        << "attention.rope_theta: expected a number, got a string";
+    QTest::newRow("kv_heads not dividing heads") << session(four + R"(, "attention": {"heads": 4, "kv_heads": 3})")
+                                                 << "attention.kv_heads: expected a number that divides heads (4), got 3";
+    QTest::newRow("kv_heads above heads") << session(four + R"(, "attention": {"heads": 2, "kv_heads": 4})")
+                                          << "attention.kv_heads: expected a number that divides heads (2), got 4";
+    QTest::newRow("kv_heads 0") << session(four + R"(, "attention": {"heads": 2, "kv_heads": 0})")
+                                << "attention.kv_heads: expected a whole number from 1 to 64, got 0";
+    QTest::newRow("kv_heads in simplified mode")
+        << session(four + R"(, "attention": {"mode": "simplified", "kv_heads": 1})")
+        << "attention.kv_heads: applies to scaled-dot-product attention only: simplified attention has no key or "
+           "value matrices to share";
+    const QByteArray w4x2 = "[[1, 0], [0, 1], [0, 0], [0, 0]]"; // d_model 4 x head_dim 2
+    QTest::newRow("weights.key: one per query head, not per key/value head")
+        << session(four + R"(, "attention": {"heads": 2, "kv_heads": 1}, "weights": {"key": [)" + w4x2 + ", " + w4x2
+                   + "]}")
+        << "weights.key: expected 1 matrix (one per key/value head), got 2";
+    QTest::newRow("weights.value: too few for the key/value heads")
+        << session(four + R"(, "attention": {"heads": 4, "head_dim": 2, "kv_heads": 2}, "weights": {"value": [)"
+                   + w4x2 + "]}")
+        << "weights.value: expected 2 matrices (one per key/value head), got 1";
     QTest::newRow("scale a string") << valid(R"("attention": {"scale": "yes"})")
                                     << "attention.scale: expected true or false, got a string";
     QTest::newRow("causal 1") << valid(R"("attention": {"causal": 1})")
@@ -294,6 +339,45 @@ void TestSessionReader::explicitFieldsAreRead()
     QVERIFY(s->source.has_value());
     QCOMPARE(s->source->tokens, QStringList{"x"});
     QCOMPARE(s->source->embeddings(0, 2), 9.0);
+}
+
+void TestSessionReader::rotaryAndSharedHeadsAreRead()
+{
+    const QByteArray json = session(R"(
+        "tokens": ["a", "b"], "embeddings": [[1, 2, 3, 4], [5, 6, 7, 8]],
+        "attention": {"heads": 4, "head_dim": 2, "kv_heads": 2, "positional_encoding": "rotary", "rope_theta": 500},
+        "weights": {"key": [[[1, 0], [0, 1], [0, 0], [0, 0]], [[0, 0], [0, 0], [1, 0], [0, 1]]]})");
+    QString error;
+    const std::optional<attn::Session> s = attn::parseSession(json, kName, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QCOMPARE(s->attention.positionalEncoding, attn::PositionalEncoding::Rotary);
+    QCOMPARE(s->attention.ropeTheta, 500.0);
+    QCOMPARE(s->attention.kvHeads, 2);
+    QCOMPARE(s->attention.keyValueHeads(), 2);
+    QCOMPARE(int(s->weights.key.size()), 2);
+    QCOMPARE(s->weights.key[1](3, 1), 1.0);
+
+    // Defaults: base 10000, one key/value head per head (kv_heads equal to heads says the same).
+    const std::optional<attn::Session> plain = attn::parseSession(
+        session(R"("tokens": ["a"], "embeddings": [[1, 2]], "attention": {"heads": 2, "head_dim": 2, "kv_heads": 2,
+                   "positional_encoding": "rotary"})"),
+        kName, &error);
+    QVERIFY2(plain.has_value(), qPrintable(error));
+    QCOMPARE(plain->attention.ropeTheta, 10000.0);
+    QCOMPARE(plain->attention.kvHeads, 0);
+    QCOMPARE(plain->attention.keyValueHeads(), 2);
+
+    // What the writer writes reads back the same.
+    const std::optional<attn::Session> again = attn::parseSession(attn::sessionToJson(*s), kName, &error);
+    QVERIFY2(again.has_value(), qPrintable(error));
+    QVERIFY(*again == *s);
+    const QJsonObject written = QJsonDocument::fromJson(attn::sessionToJson(*s)).object()["attention"].toObject();
+    QCOMPARE(written["positional_encoding"].toString(), QStringLiteral("rotary"));
+    QCOMPARE(written["rope_theta"].toDouble(), 500.0);
+    QCOMPARE(written["kv_heads"].toInt(), 2);
+    // A session without either writes neither.
+    const QJsonObject old = QJsonDocument::fromJson(attn::sessionToJson(attn::exampleSession())).object()["attention"].toObject();
+    QVERIFY(!old.contains("rope_theta") && !old.contains("kv_heads"));
 }
 
 void TestSessionReader::numbersAtTheEdges()

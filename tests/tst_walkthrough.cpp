@@ -2,6 +2,7 @@
 // they carry is the core's own result, in both modes.
 #include "document.h"
 #include "notation.h"
+#include "sessionio.h"
 #include "walkthrough.h"
 
 #include <QRegularExpression>
@@ -59,7 +60,9 @@ void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::A
                     QCOMPARE(line.numbers, rowOf(r.inputs, q)); // x + PE is the input the rest uses
                 break;
             case Kind::PickQuery:
-                QVERIFY(line.numbers == rowOf(r.inputs, q) || line.numbers == rowOf(head.queries, q));
+                // With rotary positions q is named before its turn (q̃, checked in the rotary tests).
+                QVERIFY(line.numbers == rowOf(r.inputs, q) || line.numbers == rowOf(head.queries, q)
+                        || (r.rotary && line.text.startsWith(QStringLiteral("q̃"))));
                 break;
             case Kind::Scores:
                 if (j >= 0)
@@ -100,6 +103,10 @@ void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::A
                 if (&line == &step.lines.back())
                     QCOMPARE(line.numbers, rowOf(r.output, q));
                 break;
+            case Kind::SharedKeyValues:
+            case Kind::RotatePositions:
+            case Kind::RelativePositions:
+                break; // their own tests below
             }
             // The text shows the line's result as the notation writes it.
             if (line.numbers.size() == 1)
@@ -108,6 +115,34 @@ void checkNumbers(const std::vector<attn::WalkthroughStep> &steps, const attn::A
         }
     }
     QVERIFY(checked > 10);
+}
+
+attn::Session rotarySession(const char *name)
+{
+    QString error;
+    const std::optional<attn::Session> s =
+        attn::readSession(QStringLiteral(ATTN_TEST_DATA "/rotary/%1.attn.json").arg(QLatin1String(name)), &error);
+    if (!s)
+        qFatal("%s", qPrintable(error));
+    return *s;
+}
+
+const attn::WalkthroughStep &stepOf(const std::vector<attn::WalkthroughStep> &steps, Kind kind)
+{
+    const auto it = std::find_if(steps.begin(), steps.end(), [kind](const auto &s) { return s.kind == kind; });
+    if (it == steps.end())
+        qFatal("no such step");
+    return *it;
+}
+
+// The lines of a step whose text starts with `prefix`.
+std::vector<attn::FormulaLine> linesStarting(const attn::WalkthroughStep &step, const QString &prefix)
+{
+    std::vector<attn::FormulaLine> lines;
+    for (const attn::FormulaLine &line : step.lines)
+        if (line.text.startsWith(prefix))
+            lines.push_back(line);
+    return lines;
 }
 
 } // namespace
@@ -237,6 +272,125 @@ private slots:
         c.positionalEncoding = attn::PositionalEncoding::None;
         doc.setAttention(c);
         QCOMPARE(stepsOf(doc).front().kind, Kind::PickQuery);
+    }
+
+    void rotaryStepTurnsQAndKPairByPair()
+    {
+        // rotary-one-head (tests/data/rotary): head_dim 4, θ = 10000, query
+        // "journey" at position 1. Pair i is (d_i, d_{i+2}) and turns by
+        // position × 10000^(−2i/4): pair 0 by 1 rad at position 1, pair 1 by
+        // 1 × 10000^(−1/2) = 0.01 rad.
+        const attn::Session s = rotarySession("rotary-one-head");
+        Document doc(s);
+        const auto steps = stepsOf(doc);
+        QCOMPARE(kindsOf(steps), (std::vector<Kind>{Kind::PickQuery, Kind::RotatePositions, Kind::RelativePositions,
+                                                    Kind::Scores, Kind::Scale, Kind::Softmax, Kind::WeightValues,
+                                                    Kind::SumContext}));
+        checkNumbers(steps, doc.result(), 1, 0);
+        const attn::HeadResult &head = doc.result().heads[0];
+        const attn::WalkthroughStep &turn = stepOf(steps, Kind::RotatePositions);
+        // The key singled out: the one "journey" weights most among the others.
+        int best = 0;
+        for (int j = 0; j < 6; ++j)
+            if (j != 1 && (best == 1 || head.weights(1, j) > head.weights(1, best)))
+                best = j;
+        QCOMPARE(turn.keys, std::vector<int>{best});
+        // q before: x·W_q of the file's numbers; after: the result's q.
+        const Eigen::RowVectorXd before = s.embeddings.row(1) * s.weights.query[0];
+        const auto beforeLines = linesStarting(turn, QStringLiteral("q̃⁽¹⁾ = x⁽¹⁾·W_q = ["));
+        QCOMPARE(beforeLines.size(), std::size_t(1));
+        for (int d = 0; d < 4; ++d)
+            QVERIFY(std::abs(beforeLines[0].numbers[std::size_t(d)] - before[d]) < 1e-15);
+        QCOMPARE(linesStarting(turn, QStringLiteral("q⁽¹⁾ = [")).at(0).numbers, rowOf(head.queries, 1));
+        QCOMPARE(linesStarting(turn, QStringLiteral("k%1 = [").arg(attn::superscriptIndex(best))).at(0).numbers, rowOf(head.keys, best));
+        // Each pair: its angle (four decimals) and the turned numbers.
+        const auto pairs = linesStarting(turn, QStringLiteral("pair "));
+        QCOMPARE(pairs.size(), std::size_t(4)); // two of q, two of k
+        QVERIFY2(pairs[0].text.startsWith(QStringLiteral("pair 0 (d₀, d₂): angle 1 × 10000^(−0/4) = 1.0000 rad")),
+                 qPrintable(pairs[0].text));
+        QVERIFY2(pairs[1].text.startsWith(QStringLiteral("pair 1 (d₁, d₃): angle 1 × 10000^(−2/4) = 0.0100 rad")),
+                 qPrintable(pairs[1].text));
+        QVERIFY(std::abs(pairs[1].numbers[0] - 0.01) < 1e-15);
+        QVERIFY(std::abs(pairs[0].numbers[1] - head.queries(1, 0)) < 1e-12);
+        QVERIFY(std::abs(pairs[0].numbers[2] - head.queries(1, 2)) < 1e-12);
+        QVERIFY(std::abs(pairs[1].numbers[2] - head.queries(1, 3)) < 1e-12);
+        QVERIFY(std::abs(pairs[2].numbers[0] - double(best)) < 1e-15); // the key's pair 0 turns by its position
+        QVERIFY(pairs[1].text.endsWith(QStringLiteral("(%1, %2)").arg(attn::formatFixed(head.queries(1, 1)),
+                                                                       attn::formatFixed(head.queries(1, 3)))));
+        // Pick the query names q before its turn.
+        QVERIFY(steps[0].lines.back().text.startsWith(QStringLiteral("q̃⁽¹⁾ = x⁽¹⁾·W_q")));
+    }
+
+    void distanceStepShowsTheLessonInNumbers()
+    {
+        const attn::Session s = rotarySession("rotary-one-head");
+        Document doc(s);
+        const auto steps = stepsOf(doc);
+        const attn::HeadResult &head = doc.result().heads[0];
+        const int key = stepOf(steps, Kind::RotatePositions).keys.front();
+        const attn::WalkthroughStep &lesson = stepOf(steps, Kind::RelativePositions);
+        // Moved together (rotary): the first group of "at positions" lines, every one the score where they stand.
+        std::vector<double> together, sinusoidal;
+        int group = 0;
+        for (const attn::FormulaLine &line : lesson.lines) {
+            if (line.numbers.empty())
+                ++group;
+            else if (group == 1)
+                together.push_back(line.numbers[0]);
+            else if (group == 3 && line.text.startsWith(QStringLiteral("at positions")))
+                sinusoidal.push_back(line.numbers[0]);
+        }
+        const int distance = 1 - key;
+        QCOMPARE(int(together.size()), 6 - std::abs(distance));
+        for (double score : together)
+            QVERIFY(std::abs(score - head.scores(1, key)) < 1e-12);
+        // Another distance, another score: the query moved, the key kept.
+        for (const attn::FormulaLine &line : linesStarting(lesson, QStringLiteral("at position ")))
+            QVERIFY2(std::abs(line.numbers[0] - head.scores(1, key)) > 1e-4, qPrintable(line.text));
+        // Sinusoidal instead: the same placements score differently ((x + PE)·W, computed here).
+        QCOMPARE(sinusoidal.size(), together.size());
+        QVERIFY(*std::max_element(sinusoidal.begin(), sinusoidal.end())
+                    - *std::min_element(sinusoidal.begin(), sinusoidal.end()) > 1e-3);
+        const int p = std::max(0, distance); // the first placement: query at p, key at p - distance
+        const Eigen::RowVectorXd qs = (s.embeddings.row(1) + attn::sinusoidalEncoding(p + 1, 4).row(p)) * s.weights.query[0];
+        const Eigen::RowVectorXd ks = (s.embeddings.row(key) + attn::sinusoidalEncoding(p - distance + 1, 4).row(p - distance))
+            * s.weights.key[0];
+        QVERIFY(std::abs(sinusoidal.front() - qs.dot(ks)) < 1e-12);
+        // v: rotary leaves it; sinusoidal would change it.
+        const auto rotaryV = linesStarting(lesson, QStringLiteral("rotary: v"));
+        QCOMPARE(rotaryV.at(0).numbers, rowOf(head.values, key));
+        const Eigen::RowVectorXd vs = (s.embeddings.row(key) + attn::sinusoidalEncoding(key + 1, 4).row(key)) * s.weights.value[0];
+        const auto sinusoidalV = linesStarting(lesson, QStringLiteral("sinusoidal: v"));
+        for (int d = 0; d < 4; ++d)
+            QVERIFY(std::abs(sinusoidalV.at(0).numbers[std::size_t(d)] - vs[d]) < 1e-12);
+    }
+
+    void sharedHeadsStepSaysWhatTheySaveAndCost()
+    {
+        // 4 query heads, 2 key/value heads of width 2, 6 tokens: 2 × 2 × 2 = 8
+        // numbers per token instead of 2 × 4 × 2 = 16; 48 instead of 96.
+        Document doc(rotarySession("rotary-shared-heads"));
+        QVERIFY2(doc.hasResult(), qPrintable(doc.computeError()));
+        const auto steps = attn::buildWalkthrough(doc.snapshot()->rowTokens, doc.snapshot()->columnTokens, doc.result(),
+                                                  doc.query(), 3);
+        QCOMPARE(steps.at(1).kind, Kind::SharedKeyValues);
+        const attn::WalkthroughStep &shared = steps.at(1);
+        QVERIFY(shared.explanation.contains(QStringLiteral("Head 3 reads key/value head 1")));
+        QCOMPARE(shared.lines.at(0).text, QStringLiteral("key/value head 0 ← query heads 0, 1"));
+        QCOMPARE(shared.lines.at(1).text, QStringLiteral("key/value head 1 ← query heads 2, 3"));
+        QCOMPARE(shared.lines.at(2).numbers, (std::vector<double>{8, 16}));
+        QVERIFY(shared.lines.at(2).text.contains(QStringLiteral("(50 % less)")));
+        QCOMPARE(shared.lines.at(3).numbers, (std::vector<double>{48, 96}));
+        const attn::AttentionResult &r = doc.result();
+        const int key = shared.keys.front();
+        QCOMPARE(shared.lines.at(4).numbers, rowOf(r.heads[2].values, key)); // head 2 is head 3's partner
+        QCOMPARE(shared.lines.at(5).numbers, (std::vector<double>{r.heads[3].scores(4, key), r.heads[2].scores(4, key)}));
+        checkNumbers(steps, r, 4, 3);
+        // One key/value head per head: no such step.
+        attn::AttentionConfig c = doc.session().attention;
+        c.kvHeads = 0;
+        doc.setAttention(c);
+        QCOMPARE(kindsOf(stepsOf(doc)).at(1), Kind::RotatePositions);
     }
 
     void softmaxWritesPowersAsFunctions()

@@ -55,9 +55,10 @@ AttentionOutput<S> attentionOf(const In &queries, const In &keys, const In &valu
         || (!settings.switchedOff.empty() && int(settings.switchedOff.size()) != heads)
         || (!settings.inFull.empty() && int(settings.inFull.size()) != heads))
         throw std::invalid_argument("attention: inconsistent sizes");
-    if (settings.weightsKept == WeightsKept::RowStatistics
-        && (settings.window > 0 || settings.softcap > 0 || kvHeads != heads))
-        throw std::invalid_argument("attention: weights on demand need one key per head, no window and no cap");
+    // Weights derived again on demand know the key/value head each query head
+    // reads (AttentionMatrix::weightsOnDemand), not windows or caps.
+    if (settings.weightsKept == WeightsKept::RowStatistics && (settings.window > 0 || settings.softcap > 0))
+        throw std::invalid_argument("attention: weights on demand need no window and no cap");
     if (settings.poolSide > 0 && (settings.window > 0 || settings.softcap > 0))
         throw std::invalid_argument("attention: no thumbnails of windowed or capped scores");
     if (!std::is_same_v<S, float> && settings.poolSide > 0)

@@ -242,6 +242,11 @@ void Document::setDModel(int dModel)
     next.weights = {}; // fixed matrices no longer fit: fall back to the seed
     if (next.attention.mode == attn::Mode::Simplified)
         next.attention.headDim = dModel;
+    // Rotary positions turn pairs: simplified heads of an odd width cannot have them.
+    if (next.attention.rotary() && attn::effectiveHeadDim(next.attention, dModel) % 2 != 0) {
+        next.attention.positionalEncoding = attn::PositionalEncoding::None;
+        emit notice(tr("Rotary positions are off: they turn pairs of numbers, and d_model %1 is odd.").arg(dModel));
+    }
     pushEdit(next, tr("Change d_model to %1").arg(dModel));
 }
 
@@ -256,6 +261,11 @@ void Document::setAttention(const attn::AttentionConfig &config)
     if (config.heads != old.heads || config.headDim != old.headDim || config.seed != old.seed
         || attn::effectiveHeadDim(config, dModel) != attn::effectiveHeadDim(old, dModel))
         next.weights = {};
+    // Another number of key/value heads: one W_k and W_v each, generated.
+    if (config.keyValueHeads() != old.keyValueHeads()) {
+        next.weights.key.clear();
+        next.weights.value.clear();
+    }
     next.attention = config;
     pushEdit(next, tr("Change attention options"));
 }

@@ -299,7 +299,9 @@ void MistakesDialog::refreshWordOrder()
     // so the demo runs on the sentence's self-attention and says so.
     const attn::Session self = attn::withoutSource(s);
     const attn::Session plain = attn::withPositionalEncoding(self, attn::PositionalEncoding::None);
-    const attn::Session placed = attn::withPositionalEncoding(self, attn::PositionalEncoding::Sinusoidal);
+    // The session's own kind of positions when it turns q and k, else sinusoidal ones added to x.
+    const attn::Session placed = attn::withPositionalEncoding(
+        self, s.attention.rotary() ? attn::PositionalEncoding::Rotary : attn::PositionalEncoding::Sinusoidal);
     m_document->computeVariants(QStringLiteral("mistakes"),
                                 {plain, attn::shuffled(plain, m_order), placed, attn::shuffled(placed, m_order)}, this,
                                 [this](const ComputeScheduler::Snapshots &v) { showWordOrder(v); });
@@ -317,11 +319,13 @@ void MistakesDialog::showWordOrder(const ComputeScheduler::Snapshots &v)
     }
     const int q = s.query;
     const QString token = s.tokens.value(q);
+    const bool rotary = c->result->rotary;
     std::vector<BarColumn> columns{
         demoColumn(tr("No positions"), *a, q, m_head, DemoRow::Weights),
         unshuffledWeightsColumn(tr("No positions, shuffled"), *b, m_order, s.tokens, q, m_head),
-        demoColumn(tr("Positions added"), *c, q, m_head, DemoRow::Weights),
-        unshuffledWeightsColumn(tr("Positions added, shuffled"), *d, m_order, s.tokens, q, m_head)};
+        demoColumn(rotary ? tr("Rotary positions") : tr("Positions added"), *c, q, m_head, DemoRow::Weights),
+        unshuffledWeightsColumn(rotary ? tr("Rotary positions, shuffled") : tr("Positions added, shuffled"), *d,
+                                m_order, s.tokens, q, m_head)};
     auto change = [](const BarColumn &x, const BarColumn &y) {
         double most = 0.0;
         for (std::size_t i = 0; i < x.values.size() && i < y.values.size(); ++i)
@@ -334,8 +338,11 @@ void MistakesDialog::showWordOrder(const ComputeScheduler::Snapshots &v)
     setNote(
         tr("The weights of “%1”, word by word, before and after shuffling the sentence. Attention on its own only "
            "sees which vectors are there, not where: without position information the shuffled sentence gives "
-           "the same weights, just reordered. Adding a position pattern to each embedding makes order matter.")
-            .arg(token),
+           "the same weights, just reordered. %2")
+            .arg(token,
+                 rotary ? tr("Rotary positions turn each query and key by its position, so the distance between two "
+                             "words, and with it the order, changes the scores.")
+                        : tr("Adding a position pattern to each embedding makes order matter.")),
         true);
     m_columns[WordOrder]->setColumns(columns, {tr("shuffle"), QString(), tr("shuffle")});
 }

@@ -25,6 +25,8 @@ namespace {
 // even be typed; a lenient number otherwise (the core reads "= −7,6" too).
 const QRegularExpression wholeNumberPattern(QStringLiteral("\\s*\\d{0,9}\\s*"));
 const QRegularExpression decimalPattern(QStringLiteral("\\s*=?\\s*[+\\-\u2212]?\\d{0,9}(?:[.,]\\d{0,9})?\\s*"));
+// Several numbers (a turned pair): digits, signs, separators and brackets.
+const QRegularExpression numbersPattern(QStringLiteral("[\\s=()\\[\\]+\\-\u2212\\d.,;]{0,60}"));
 
 // The choices show at most this many rows before they scroll (long sentences).
 constexpr int maxChoiceRows = 6;
@@ -58,7 +60,8 @@ PracticeDialog::PracticeDialog(Document *document, QWidget *parent)
     auto *kindLabel = new QLabel(tr("&Exercise:"));
     m_kind = new QComboBox;
     m_kind->addItems({tr("Any kind"), tr("Weighted sum by hand"), tr("Counting comparisons"),
-                      tr("Which token wins? (small example)"), tr("Which token wins? (your sentence)")});
+                      tr("Which token wins? (small example)"), tr("Which token wins? (your sentence)"),
+                      tr("Turn a pair (rotary positions)"), tr("Keys and values kept (shared heads)")});
     m_kind->setToolTip(tr("Which kind of exercise comes next. “Your sentence” asks about the sentence, weights "
                           "and head of the main window."));
     kindLabel->setBuddy(m_kind);
@@ -195,6 +198,8 @@ void PracticeDialog::newExercise()
             m_exercise = attn::predictionExercise(m_seed);
         }
         break;
+    case RotatePair: m_exercise = attn::rotatePairExercise(m_seed); break;
+    case KeyValueCount: m_exercise = attn::keyValueCountExercise(m_seed); break;
     default: m_exercise = attn::randomExercise(m_seed); break;
     }
     showExercise();
@@ -292,6 +297,17 @@ void PracticeDialog::setInputHint()
     // The hint and the validator follow the question: a count takes whole
     // numbers only, a decimal answer shows as many decimals as it needs.
     const bool whole = attn::answerDecimals(m_exercise) == 0;
+    if (m_exercise.answerCount() > 1) {
+        m_answer->setPlaceholderText(tr("Your answer: %1 numbers, for example %2")
+                                         .arg(m_exercise.answerCount())
+                                         .arg(attn::answerExample(m_exercise)));
+        m_answer->setToolTip(tr("Type the numbers separated by a comma and a space and press Enter. Each within %1 "
+                                "of the exact value counts as right.")
+                                 .arg(attn::formatNumber(m_exercise.tolerance)));
+        delete m_answer->validator();
+        m_answer->setValidator(new QRegularExpressionValidator(numbersPattern, m_answer));
+        return;
+    }
     if (whole) {
         m_answer->setPlaceholderText(tr("Your answer: a whole number"));
         m_answer->setToolTip(tr("Type a whole number and press Enter."));

@@ -21,7 +21,7 @@ class PracticeDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum Kind { Mixed, WeightedSum, Comparisons, PredictGenerated, PredictSentence };
+    enum Kind { Mixed, WeightedSum, Comparisons, PredictGenerated, PredictSentence, RotatePair, KeyValueCount };
 
     explicit PracticeDialog(Document *document, QWidget *parent = nullptr);
 

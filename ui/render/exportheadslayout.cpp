@@ -87,6 +87,12 @@ std::optional<int> HeadsExportPainter::headOfTile(int index) const
 QString HeadsExportPainter::tileTitle(int index) const
 {
     const std::optional<int> head = headOfTile(index);
+    // Heads that share keys and values name their key/value head, as the heads grid does.
+    const attn::AttentionResult *r = m_snapshot ? m_snapshot->result.get() : nullptr;
+    if (head && r && r->sharesKeyValues())
+        return QCoreApplication::translate("HeadsExport", "%1 · k/v %2")
+            .arg(attn::headName(*head))
+            .arg(r->keyValueHeadOf(*head));
     return head ? attn::headName(*head) : QCoreApplication::translate("HeadsExport", "average");
 }
 

@@ -2,6 +2,7 @@
 // dashboard that arranges them like the window.
 
 #include "exporter.h"
+#include "notation.h"
 
 #include "barchartpainter.h"
 #include "exportheads.h"
@@ -235,12 +236,16 @@ QString dashboardTitle(const attn::Session &session, int query)
         parts << tr("scaled dot-product attention");
         parts << (c.heads == 1 ? tr("1 head of width %1").arg(c.headDim)
                                : tr("%1 heads of width %2").arg(c.heads).arg(c.headDim));
+        if (c.keyValueHeads() < c.heads)
+            parts << tr("%1 key/value heads").arg(c.keyValueHeads());
     }
     parts << (c.scale ? tr("scaled by 1/√d_k") : tr("not scaled"));
     if (c.causal && !session.source) // a causal mask does not apply to cross-attention
         parts << tr("causal mask");
     if (c.positionalEncoding == attn::PositionalEncoding::Sinusoidal)
         parts << tr("sinusoidal positions");
+    if (c.rotary())
+        parts << tr("rotary positions (θ = %1)").arg(attn::formatNumber(c.ropeTheta));
     if (c.outputProjection)
         parts << tr("output projection");
     if (session.source)

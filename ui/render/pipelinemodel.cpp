@@ -35,8 +35,16 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     const bool simplified = !result->projected;
     if (result->positionalEncoding)
         model.queryTitle = simplified ? tr("q = x + PE") : tr("q = (x+PE)·W_q");
+    else if (result->rotary) // turned by its position: rot(·)
+        model.queryTitle = simplified ? tr("q = rot(x)") : tr("q = rot(x·W_q)");
     else
         model.queryTitle = simplified ? tr("query q = x") : tr("query q");
+    if (result->sharesKeyValues()) {
+        model.keyValueHead = result->keyValueHeadOf(model.head);
+        for (int other = 0; other < model.headCount; ++other)
+            if (result->keyValueHeadOf(other) == model.keyValueHead)
+                model.sharedWith.push_back(other);
+    }
 
     model.headDim = int(h.queries.cols());
     const int dims = std::min(model.headDim, std::max(1, maxDims));

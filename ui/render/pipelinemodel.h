@@ -45,6 +45,10 @@ struct PipelineModel
     double hiddenWeight = 0.0; // the weights of the keys left out
     double weightSum = 0.0;    // the whole weights row, shown or not
     bool switchedOff = false;  // the head was switched off: its context z is zero (AttentionSnapshot)
+    // Shared key/value heads: the one this head reads and the query heads that
+    // share it (this one among them); -1 and empty when every head has its own.
+    int keyValueHead = -1;
+    std::vector<int> sharedWith;
 
     bool isValid() const { return error.isEmpty(); }
 };

@@ -40,6 +40,9 @@ QString stepTitle(int step, const PipelineModel &model)
 
 QString querySubtitle(const PipelineModel &model)
 {
+    // Shared keys and values: which key/value head, and which heads read it too.
+    if (model.keyValueHead >= 0)
+        return tr("%1, head %2 · k/v %3").arg(quoted(model.queryToken)).arg(model.head).arg(model.keyValueHead);
     if (model.headCount > 1)
         return tr("%1, head %2").arg(quoted(model.queryToken)).arg(model.head);
     return quoted(model.queryToken);
@@ -288,10 +291,43 @@ void PipelinePainter::paint(QPainter &painter, const QRectF &rect, const QPalett
         const PipelineLayout layout = layoutFor(model, rect);
         paintHeader(painter, model, layout, ink);
         paintVector(painter, layout, layout.steps[PipelineLayout::QueryStep], model.queryValues, model.hiddenDims, ink);
+        paintSharing(painter, model, layout, ink);
         paintVector(painter, layout, layout.steps[PipelineLayout::ContextStep], model.contextValues, model.hiddenDims, ink);
         paintKeys(painter, model, layout, ink, barColor(palette), blend(ink.text, palette.color(QPalette::Base), 0.9));
     }
     painter.restore();
+}
+
+QString PipelinePainter::sharingNote(const PipelineModel &model)
+{
+    if (model.keyValueHead < 0 || model.sharedWith.empty())
+        return {};
+    QStringList heads;
+    for (int h : model.sharedWith)
+        heads << QString::number(h);
+    const QString list = heads.size() < 2 ? heads.join(QString())
+                                          : tr("%1 and %2").arg(heads.mid(0, heads.size() - 1).join(QStringLiteral(", ")),
+                                                                heads.last());
+    // No slash in the sentence: word wrapping would break "k/v" apart.
+    return tr("Heads %1 share these keys and values; only their queries differ.").arg(list);
+}
+
+// Under q: which key/value head this head reads, and which heads share it.
+void PipelinePainter::paintSharing(QPainter &painter, const PipelineModel &model, const PipelineLayout &L,
+                                   const Ink &ink) const
+{
+    const QString note = sharingNote(model);
+    if (note.isEmpty())
+        return;
+    const QRectF q = L.steps[PipelineLayout::QueryStep];
+    const int lines = int(model.queryValues.size()) + (model.hiddenDims > 0 ? 1 : 0);
+    const QRectF room(q.left(), L.rowsTop + (lines + 0.5) * L.rowHeight, q.width(),
+                      q.bottom() - L.rowsTop - (lines + 0.5) * L.rowHeight);
+    if (room.height() < 2 * L.lineHeight)
+        return;
+    painter.setFont(m_font);
+    painter.setPen(ink.faint);
+    painter.drawText(room, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, note);
 }
 
 QString PipelinePainter::contextTitle(const PipelineModel &model)

@@ -62,6 +62,8 @@ public:
     void paint(QPainter &painter, const QRectF &rect, const QPalette &palette) const;
     // The context column's title: "context z = Σ α·v", or "switched off: z = 0".
     static QString contextTitle(const PipelineModel &model);
+    // Under q, with shared key/value heads: which one this head reads and which heads share it.
+    static QString sharingNote(const PipelineModel &model);
 
 private:
     struct Ink
@@ -73,6 +75,8 @@ private:
     void paintHeader(QPainter &painter, const PipelineModel &model, const PipelineLayout &layout, const Ink &ink) const;
     void paintVector(QPainter &painter, const PipelineLayout &layout, const QRectF &step,
                      const std::vector<double> &values, int hidden, const Ink &ink) const;
+    void paintSharing(QPainter &painter, const PipelineModel &model, const PipelineLayout &layout,
+                      const Ink &ink) const;
     void paintKeys(QPainter &painter, const PipelineModel &model, const PipelineLayout &layout, const Ink &ink,
                    const QColor &bar, const QColor &track) const;
 

@@ -19,12 +19,20 @@ constexpr qreal kGap = 8;
 // by the forward pass itself for large results (attn::PooledMatrix).
 constexpr int kTileImageSize = attn::kThumbnailSide;
 
-int gridColumns(int tiles)
-{
-    return std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
-}
-
 } // namespace
+
+int HeadsGridPainter::columns() const
+{
+    const int tiles = tileCount();
+    const int square = std::max(1, int(std::ceil(std::sqrt(double(tiles)))));
+    // Heads that share keys and values fill whole rows, a group or more a
+    // row, as near the square as that allows; a group too wide for a row of
+    // twice the square's width is only named in the titles.
+    const int group = groupSize();
+    if (group <= 1 || group > 2 * square)
+        return square;
+    return group * std::max(1, int(std::lround(std::sqrt(double(tiles)) / group)));
+}
 
 void HeadsGridPainter::setSnapshot(SnapshotPtr snapshot)
 {
@@ -86,7 +94,7 @@ QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index) const
     const int tiles = tileCount();
     if (index < 0 || index >= tiles)
         return {};
-    const int columns = gridColumns(tiles);
+    const int columns = this->columns();
     const int rows = (tiles + columns - 1) / columns;
     const QRectF inner = bounds.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     // Square tiles, the grid centred across the width: a tall dock does not
@@ -128,6 +136,10 @@ QString HeadsGridPainter::singleHeadNote()
 QString HeadsGridPainter::tileTitle(int index) const
 {
     const std::optional<int> head = headOfTile(index);
+    if (head && showsGroups())
+        return QCoreApplication::translate("HeadsGridView", "%1 · k/v %2")
+            .arg(attn::headName(*head))
+            .arg(*keyValueHeadOfTile(index));
     return head ? attn::headName(*head) : QCoreApplication::translate("HeadsGridView", "average");
 }
 
@@ -162,6 +174,7 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
         };
         attn::runBoth([&] { prepare(0); }, [&] { prepare(1); });
     }
+    paintGroups(p, rect, palette);
     for (int i = 0; i < tileCount(); ++i) {
         const QRectF tile = tileRect(rect, i);
         const bool selected = i == selectedTile;

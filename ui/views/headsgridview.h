@@ -51,10 +51,23 @@ public:
     int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
     QString tileTitle(int index) const;
 
+    // Heads that share keys and values (grouped-query attention) stand side
+    // by side in one row, framed together, each title naming its key/value
+    // head ("head 2 · k/v 1"). One group per head when nothing is shared.
+    int groupSize() const;  // query heads per key/value head
+    int groupCount() const; // key/value heads; 0 without a result
+    bool showsGroups() const { return groupSize() > 1; }
+    std::optional<int> keyValueHeadOfTile(int index) const; // nullopt for the average
+    // The frame around group g's tiles (empty when the groups are not shown or g is out of range).
+    QRectF groupRect(const QRectF &bounds, int group) const;
+
     void paint(QPainter &p, const QRectF &rect, const QPalette &palette) const;
     static QString singleHeadNote();
 
 private:
+    int columns() const;
+    void paintGroups(QPainter &p, const QRectF &rect, const QPalette &palette) const;
+
     SnapshotPtr m_snapshot;
     std::vector<HeatmapPainter> m_tiles;
     std::optional<int> m_selected; // the average

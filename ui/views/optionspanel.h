@@ -1,6 +1,7 @@
 #pragma once
-// The attention options: mode, heads, head_dim, causal mask, scaling,
-// positional encoding, output projection, seed, and the colour map.
+// The attention options: mode, heads, key/value heads, head_dim, causal
+// mask, scaling, positions (sinusoidal or rotary, with rotary's base),
+// output projection, seed, and the colour map.
 
 #include "attention.h"
 #include "colormap.h"
@@ -9,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -31,7 +33,11 @@ public:
     QSpinBox *headDimBox() const { return m_headDim; }
     QCheckBox *causalBox() const { return m_causal; }
     QCheckBox *scaleBox() const { return m_scale; }
-    QCheckBox *positionalBox() const { return m_positional; }
+    // Positions: none, sinusoidal (added to x) or rotary (q and k turned); item data is the PositionalEncoding.
+    QComboBox *positionalBox() const { return m_positional; }
+    QDoubleSpinBox *ropeThetaBox() const { return m_ropeTheta; }
+    // Key/value heads: the divisors of heads, largest (one per head) first; item data is the count.
+    QComboBox *kvHeadsBox() const { return m_kvHeads; }
     QCheckBox *projectionBox() const { return m_projection; }
     QPushButton *newWeightsButton() const { return m_newWeights; }
     QLabel *headsNote() const { return m_headsNote; }
@@ -43,6 +49,7 @@ signals:
 private:
     void readControls();
     void updateEnabled();
+    void fillKeyValueHeads();
 
     attn::AttentionConfig m_config;
     int m_dModel = 1;
@@ -54,7 +61,9 @@ private:
     QSpinBox *m_headDim;
     QCheckBox *m_causal;
     QCheckBox *m_scale;
-    QCheckBox *m_positional;
+    QComboBox *m_positional;
+    QDoubleSpinBox *m_ropeTheta;
+    QComboBox *m_kvHeads;
     QCheckBox *m_projection;
     QSpinBox *m_seed;
     QPushButton *m_newWeights;
