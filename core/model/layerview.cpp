@@ -28,8 +28,6 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     result.causal = model.config.causal;
     result.window = model.config.causal ? model.config.windowOf(layer) : 0;
     result.kvHeads = model.config.kvHeads();
-    result.rotary = model.config.positionKind == PositionKind::Rotary;
-    result.ropeTheta = model.config.rotary.theta;
     result.heads.resize(std::size_t(heads));
     const bool keptScores = int(t.scores.size()) == heads;
     for (int h = 0; h < heads; ++h) {
