@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import convert  # noqa: E402
 import ggml_quants as gq  # noqa: E402
+import llama_quant  # noqa: E402
 import llamacpp_tok  # noqa: E402
 import reading  # noqa: E402
 from gguf_format import Gguf  # noqa: E402
@@ -199,6 +200,65 @@ def families(expected):
               f"{'same as the folder' if entry['same_as_folder'] else 'differs'} ({diff:.2g})")
 
 
+# ---------------------------------------------------------------- quantised
+
+
+def quantised_cases():
+    """(file, config, tokenizer, file type): shapes whose rows are whole K-quant blocks."""
+    t_llama3, t_qwen = mf.byte_level_tokenizer("llama3"), mf.byte_level_tokenizer("qwen2")
+    llama = mf.common(
+        "llama", "LlamaForCausalLM", t_llama3, attention_bias=False, head_dim=64, hidden_act="silu",
+        hidden_size=256, intermediate_size=256, max_position_embeddings=131072, mlp_bias=False,
+        num_attention_heads=4, num_hidden_layers=2, num_key_value_heads=2, rms_norm_eps=1e-05,
+        rope_theta=500000.0, rope_scaling={"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                                           "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+        tie_word_embeddings=False,
+        bos_token_id=t_llama3["special_ids"]["<|begin_of_text|>"], eos_token_id=t_llama3["special_ids"]["<|end_of_text|>"])
+    qwen = mf.common(
+        "qwen2", "Qwen2ForCausalLM", t_qwen, hidden_act="silu", hidden_size=64, intermediate_size=96,
+        max_position_embeddings=32768, num_attention_heads=4, num_hidden_layers=2, num_key_value_heads=2,
+        rms_norm_eps=1e-06, rope_theta=1000000.0, tie_word_embeddings=True, use_sliding_window=False,
+        bos_token_id=t_qwen["special_ids"]["<|endoftext|>"], eos_token_id=t_qwen["special_ids"]["<|endoftext|>"])
+    return [("llama-q4_k_m.gguf", llama, t_llama3, "Q4_K_M"), ("qwen2-q8_0.gguf", qwen, t_qwen, "Q8_0")]
+
+
+def quantised(expected):
+    out = os.path.join(HERE, "quantised")
+    os.makedirs(out, exist_ok=True)
+    for file, config, tok, ftype in quantised_cases():
+        s = mf.spec_from_config(config)
+        P = mf.make_weights(config, s)
+        for name, w in P.items():  # keep activations moderate at these widths
+            if w.ndim == 2 and "embed" not in name:
+                P[name] = (w * np.float32(np.sqrt(16.0 / w.shape[1]))).astype(np.float32)
+        kv, _ = convert.metadata(config, tok["json"], tok["config"], file[:-5], llama_quant.FILE_TYPES[ftype])
+        tensors = dict(convert.gguf_tensors(config, {k: P[k] for k in sorted(P)}))
+        shapes = {n: list(reversed(w.shape)) for n, w in tensors.items()}
+        types = llama_quant.tensor_types(shapes, config["num_hidden_layers"], ftype)
+        path = os.path.join(out, file)
+        convert.write(path, kv, [(n, tensors[n]) for n in llama_quant.order(tensors)], types)
+        meta, deq, got_types = reading.load(path)
+        assert got_types == types
+        ids = llamacpp_tok.tokenize(meta, mf.TEXT)
+        assert ids == tok["ids"], f"{file}: {ids} != {tok['ids']}"
+        s2, ref, abl = reading.run(meta, deq, ids)
+        counts = {}
+        for t in types.values():
+            counts[t] = counts.get(t, 0) + 1
+        entry = {"file_type": ftype, "tensor_types": dict(sorted(types.items())), "type_counts": counts,
+                 "same_as_folder": False, "why": "its own weights (no folder); numbers from the dequantised weights"}
+        entry.update(numbers(s2, ref, abl, ids))
+        expected["files"][f"quantised/{file}"] = entry
+        if QCHECK:
+            with tempfile.TemporaryDirectory() as d:
+                ok, text = ggml_open(path, d)
+                assert ok, text
+                for name, w in deq.items():
+                    got = np.fromfile(os.path.join(d, name + ".f32"), np.float32)
+                    assert np.array_equal(got.view(np.uint32), w.reshape(-1).view(np.uint32)), f"{file} {name}"
+        print(f"quantised/{file}: {os.path.getsize(path)} bytes, {counts}")
+
+
 def main():
     global QCHECK
     if "--check-c" in sys.argv:
@@ -207,6 +267,7 @@ def main():
                 "ablate": {"layer": mf.ABLATE[0], "head": mf.ABLATE[1]}, "files": {}}
     blocks()
     families(expected)
+    quantised(expected)
     write_json(os.path.join(HERE, "expected.json"), expected, compact=True)
 
 
