@@ -36,6 +36,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import convert  # noqa: E402
+import hostile  # noqa: E402
 import ggml_quants as gq  # noqa: E402
 import llama_quant  # noqa: E402
 import llamacpp_tok  # noqa: E402
@@ -259,6 +260,27 @@ def quantised(expected):
         print(f"quantised/{file}: {os.path.getsize(path)} bytes, {counts}")
 
 
+def hostile_files():
+    out = os.path.join(HERE, "hostile")
+    rows = hostile.write_all(out)
+    with open(os.path.join(out, "base.gguf"), "wb") as f:
+        f.write(hostile.base_bytes())
+    if QCHECK:
+        ok, text = ggml_open(os.path.join(out, "base.gguf"))
+        assert ok, f"ggml refuses the valid base: {text}"
+        for r in rows:
+            ok, text = ggml_open(os.path.join(out, r["file"]))
+            invalid = "valid=0" in text
+            r["ggml"] = ("refused by gguf.cpp" if not ok else
+                         "opened by gguf.cpp; ggml_validate_row_data refuses its data" if invalid else
+                         "opened by gguf.cpp (a model reader must refuse it)")
+    write_json(os.path.join(out, "hostile.json"), {
+        "note": "written by make_gguf.py (hostile.py): every file must be refused with exit 2 and one line "
+                "containing each of words (case-insensitive); base.gguf is the valid model they are made from",
+        "base": "base.gguf", "files": rows})
+    print(f"hostile: {len(rows)} files, {sum(r['bytes'] for r in rows)} bytes")
+
+
 def main():
     global QCHECK
     if "--check-c" in sys.argv:
@@ -268,6 +290,7 @@ def main():
     blocks()
     families(expected)
     quantised(expected)
+    hostile_files()
     write_json(os.path.join(HERE, "expected.json"), expected, compact=True)
 
 
