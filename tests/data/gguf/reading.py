@@ -6,12 +6,13 @@ Written from llama.cpp's src/llama-model.cpp (load_hparams: which keys each
 architecture reads and their defaults; the Gemma 2 and 3 query scale
 1/sqrt(key_length) except for the 27B models; sliding windows: gemma2 on even
 layers, gemma3 on layers il % 6 < 5, phi3 on every layer when
-sliding_window > 0, none for llama, qwen2, qwen3 and gemma; gemma3's
+sliding_window > 0 (gemma3 too: no key, no window), none for llama, qwen2, qwen3 and gemma; gemma3's
 sliding layers turn with rope.freq_base_swa, default 10000, unscaled),
 src/llama-hparams.cpp (set_swa_pattern) and the graph code: rope type NORM
 (adjacent pairs) for arch llama, NEOX (halves) for the others, rope_freqs
 dividing the frequencies, Gemma's embedding scale sqrt(n_embd), norms used
-as stored (the converter added Gemma's 1).
+as stored (the converter added Gemma's 1), final_logit_softcapping for
+gemma2 and (when present) gemma3.
 """
 import os
 import sys
@@ -74,13 +75,13 @@ def spec_from_gguf(kv, tensors):
          "fused": "blk.0.attn_qkv.weight" in tensors, "qkv_bias": "blk.0.attn_q.bias" in tensors,
          "o_bias": "blk.0.attn_output.bias" in tensors, "tied": "output.weight" not in tensors,
          "scaling": hd ** -0.5, "attn_cap": g("attn_logit_softcapping") if arch == "gemma2" else None,
-         "final_cap": g("final_logit_softcapping") if arch == "gemma2" else None,
+         "final_cap": (g("final_logit_softcapping") or None) if arch in ("gemma2", "gemma3") else None,
          "rotary": g("rope.dimension_count", hd)}
     window = g("attention.sliding_window")
     if arch == "gemma2":
         windows = [window if il % 2 == 0 else None for il in range(L)]
-    elif arch == "gemma3":
-        windows = [window if il % 6 < 5 else None for il in range(L)]
+    elif arch == "gemma3":  # no window at all when the key is absent or 0
+        windows = [window if window and il % 6 < 5 else None for il in range(L)]
     elif arch == "phi3":
         windows = [window if window else None] * L
     else:
