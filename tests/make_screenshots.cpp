@@ -174,6 +174,9 @@ void shootClassroom(const QDir &out, const attn::Session &fourHeads)
             std::printf("%s\n", qPrintable(path));
         else
             std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+    }
+}
+
 // Examples › Rotary positions and Shared key/value heads, each window in the
 // first layout (no state left by the windows before).
 void shootModernBlock(const QDir &out, const std::vector<attn::Example> &examples)

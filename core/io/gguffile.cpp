@@ -56,7 +56,7 @@ public:
     void need(qint64 bytes, const QString &what) const
     {
         if (bytes < 0 || bytes > left())
-            refuse(QStringLiteral("the file ends inside %1 (at byte %2 of %3)").arg(what).arg(m_pos).arg(m_size));
+            refuse(QStringLiteral("truncated: the file ends inside %1 (at byte %2 of %3)").arg(what).arg(m_pos).arg(m_size));
     }
     template<typename T>
     T read(const QString &what)
@@ -78,7 +78,7 @@ public:
     {
         const qint64 length = count(QStringLiteral("the length of ") + what);
         if (length > left())
-            refuse(QStringLiteral("%1 claims %2 bytes, more than the file holds (%3 left)").arg(what).arg(length).arg(left()));
+            refuse(QStringLiteral("truncated: %1 claims %2 bytes, more than the file holds (%3 left)").arg(what).arg(length).arg(left()));
         if (length > limit)
             refuse(QStringLiteral("%1 is %2 bytes long, more than %3").arg(what).arg(length).arg(limit));
         const QString text = QString::fromUtf8(reinterpret_cast<const char *>(m_base + m_pos), length);
@@ -89,7 +89,7 @@ public:
     {
         const qint64 length = count(QStringLiteral("the length of ") + what);
         if (length > left())
-            refuse(QStringLiteral("%1 claims %2 bytes, more than the file holds (%3 left)").arg(what).arg(length).arg(left()));
+            refuse(QStringLiteral("truncated: %1 claims %2 bytes, more than the file holds (%3 left)").arg(what).arg(length).arg(left()));
         m_pos += length;
     }
 
@@ -238,7 +238,7 @@ bool GgufFile::parse(QString *error)
     try {
         Reader r(m_base, m_size);
         if (m_size < 4)
-            refuse(QStringLiteral("%1 bytes, too short to be a GGUF file").arg(m_size));
+            refuse(QStringLiteral("truncated: %1 bytes, too short to be a GGUF file").arg(m_size));
         if (std::memcmp(m_base, "FUGG", 4) == 0)
             refuse(QStringLiteral("a big-endian GGUF file, which this program does not read"));
         if (std::memcmp(m_base, "GGUF", 4) != 0)
@@ -252,11 +252,11 @@ bool GgufFile::parse(QString *error)
         if (version != 2 && version != 3)
             refuse(QStringLiteral("GGUF version %1, which this program does not read (versions 2 and 3)").arg(version));
         m_version = int(version);
-        const qint64 tensorCount = r.count(QStringLiteral("the tensor count"));
-        const qint64 keyCount = r.count(QStringLiteral("the metadata count"));
+        const qint64 tensorCount = r.count(QStringLiteral("the number of tensors"));
+        const qint64 keyCount = r.count(QStringLiteral("the number of metadata keys"));
         // The smallest metadata entry: a one-byte key, its type and one byte.
         if (keyCount > r.left() / 14)
-            refuse(QStringLiteral("claims %1 metadata entries, more than the file holds").arg(keyCount));
+            refuse(QStringLiteral("claims %1 metadata keys, more than the file holds").arg(keyCount));
         for (qint64 k = 0; k < keyCount; ++k) {
             const QString key = r.string(QStringLiteral("metadata key %1").arg(k), kMaxKeyBytes);
             if (key.isEmpty())

@@ -6,6 +6,7 @@
 #include "io/safetensorsfile.h"
 #include "io/safetensorssource.h"
 #include "io/shardedcheckpoint.h"
+#include "io/tensorinfo.h"
 #include "model/families/family.h"
 
 #include <QDir>
@@ -270,6 +271,25 @@ SharedModelParameters loadGgufModel(const QString &path, QString *error)
     } catch (const ConfigError &e) {
         err = file->fail(e.message);
         return nullptr;
+    }
+    // A small file is checked whole now, tensors the model does not use
+    // included (as llama.cpp validates every row at load); a large one a
+    // band at a time as its weights are used, so that opening a 5 GB model
+    // does not read 5 GB.
+    if (file->size() <= kGgufCheckedWholeBytes) {
+        std::vector<float> row;
+        for (const GgufTensor &t : file->tensors()) {
+            const qint64 blocks = t.dims[0] / ggmlTypeInfo(quint32(t.type))->blockValues;
+            row.resize(std::size_t(t.dims[0]));
+            for (qint64 r = 0; r < t.rows(); ++r) {
+                qint64 bad = 0;
+                if (!dequantizeBlocks(t.type, file->data(t) + r * t.rowBytes, blocks, row.data(), &bad)) {
+                    err = file->fail(QStringLiteral("tensor %1: block %2 of row %3 holds a value or scale that is not finite")
+                                         .arg(quotedForMessage(t.name)).arg(bad).arg(r));
+                    return nullptr;
+                }
+            }
+        }
     }
     const GgufSource source(*file, family->ggufInterleavedQueryKey, config.heads, config.kvHeads(), config.headDim());
     std::optional<ModelParameters> parameters = loadParameters(config, source, &err, true);

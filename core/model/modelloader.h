@@ -38,6 +38,10 @@ std::optional<ModelParameters> loadParameters(const ModelConfig &config, const T
 // line naming the file, as loadModel refuses a folder.
 SharedModelParameters loadGgufModel(const QString &path, QString *error);
 
+// GGUF files up to this size have every tensor checked for non-finite
+// values at open; larger ones as their weights are used.
+constexpr qint64 kGgufCheckedWholeBytes = qint64(256) << 20;
+
 // A quantised file holds far more weights per byte than a float one: GGUF
 // models up to this many are opened (an 8B model is 8,000 million).
 constexpr double kMaxGgufParameters = 80e9;
