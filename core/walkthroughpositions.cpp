@@ -246,7 +246,7 @@ WalkthroughStep sharedKeyValuesStep(const PositionsContext &c)
         for (int h = g * group; h < (g + 1) * group; ++h)
             members << QString::number(h);
         s.lines.push_back({tr("key/value head %1 ← query heads %2").arg(g).arg(members.join(QStringLiteral(", "))), -1,
-                           {double(g)}});
+                           {}}); // head numbers name heads; they are not results to check
     }
     const double perToken = 2.0 * groups * d, unshared = 2.0 * heads * d;
     s.lines.push_back({tr("stored per token: %1 keys + %1 values = 2 × %1 × %2 = %3 numbers, instead of 2 × %4 × %2 "

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEvent>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QScreen>
@@ -239,6 +240,10 @@ void PresentationActions::keepOnScreen()
         setPresentationLayout(true);
         if (auto *status = m_window->statusBar())
             status->showMessage(tr("Panels put away to fit the screen (View › Presentation Layout)"), 15000);
+        // The layout learns of the hidden panels only when it next runs; until then it holds the window at
+        // the old least size, and the resize below would stop there.
+        if (QLayout *layout = m_window->layout())
+            layout->activate();
     }
     if (m_window->width() > room.width() || m_window->height() > room.height())
         m_window->resize(m_window->size().boundedTo(room));
