@@ -18,6 +18,8 @@ struct ComparisonInput
     // B is another head of the same run: the grid says how far each head is from A's.
     bool otherHead = false;
     bool causal = false;
+    // Every matrix with the first token set aside and its rows renormalised (attn::firstTokenAside).
+    bool firstTokenAside = false;
     QString description;
     std::shared_ptr<const attn::ModelTokenizer> tokenizer; // names the predicted tokens; may be null
 };

@@ -171,6 +171,7 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
                        cell * n);
     const QColor masked = palette.color(QPalette::Window).darker(108);
     auto isMasked = [&](int r, int c) { return m_data->causal && c > r; };
+    const bool aside = m_data->firstTokenAside; // column 0 is no weight: crossed out below
     // The scale's top once: it is the largest of every weight (or difference).
     const double top = rangeMax(panel);
     const auto colour = [&](double value) { return colorFor(panel, value, top); };
@@ -205,12 +206,20 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     if (cell >= fm.horizontalAdvance(QStringLiteral("-0.00")) + 4 && cell >= fm.height()) {
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < cols; ++c) {
-                if (isMasked(r, c))
+                if (isMasked(r, c) || (aside && c == 0))
                     continue;
                 p.setPen(contrastingTextColor(colour(m(r, c))));
                 p.drawText(QRectF(cells.left() + c * cell, cells.top() + r * cell, cell, cell), Qt::AlignCenter,
                            QString::number(m(r, c), 'f', 2));
             }
+    }
+    if (aside && cell > 0) {
+        const QRectF column(cells.left(), cells.top(), std::max(cell, 1.0), cells.height());
+        p.fillRect(column, masked);
+        p.save();
+        p.setBrushOrigin(cells.topLeft());
+        p.fillRect(column, QBrush(palette.color(QPalette::Mid), Qt::DiagCrossPattern));
+        p.restore();
     }
     p.setPen(palette.color(QPalette::Text));
     if (showLabels)

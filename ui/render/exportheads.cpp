@@ -121,6 +121,13 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
                              std::min(cells.right(), cells.left() + (r + 1) * cw)});
         paintHatchedStaircase(p, steps, cells.right(), masked, HeatmapPainter::maskedHatch(palette), cells.topLeft());
     }
+    if (showsFirstTokenAside()) {
+        // The first token's column set aside, crossed as the heatmap covers it.
+        const QRectF column(cells.left(), cells.top(), cw, cells.height());
+        p.fillRect(column, masked);
+        p.setBrushOrigin(cells.topLeft());
+        p.fillRect(column, QBrush(HeatmapPainter::maskedHatch(palette), Qt::DiagCrossPattern));
+    }
     // Thin gaps between big cells make single cells easy to tell apart.
     if (cw >= 14 && ch >= 14) {
         p.setPen(QPen(palette.color(QPalette::Base), 1));

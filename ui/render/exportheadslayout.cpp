@@ -98,8 +98,15 @@ QString HeadsExportPainter::tileTitle(int index) const
 
 QString HeadsExportPainter::colorBarTitle() const
 {
+    if (showsFirstTokenAside())
+        return QCoreApplication::translate("HeadsExport", "renormalised weight α (first token set aside)");
     return m_showScores ? QCoreApplication::translate("HeadsExport", "score ω")
                         : QCoreApplication::translate("HeadsExport", "weight α");
+}
+
+bool HeadsExportPainter::showsFirstTokenAside() const
+{
+    return m_snapshot && m_snapshot->result && m_snapshot->firstTokenAside && !m_showScores;
 }
 
 const attn::AttentionMatrix *HeadsExportPainter::matrixOf(int tile) const

@@ -33,6 +33,9 @@ QString HeatmapPainter::title() const
     QString text = cross ? (m_showScores ? tr("Cross-attention scores ω: keys and values from the source")
                                          : tr("Cross-attention weights α: keys and values from the source"))
                          : m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    // Said at once, so no elision hides it: these are not the weights computed.
+    if (showsFirstTokenAside())
+        text += QStringLiteral(", ") + tr("first token set aside, rows renormalised");
     if (m_snapshot && m_snapshot->modelLayer >= 0)
         text += QStringLiteral(" · ") + tr("layer %1").arg(m_snapshot->modelLayer);
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
@@ -54,7 +57,8 @@ QString HeatmapPainter::colorBarTitle() const
     if (m_showScores)
         return m_colorScale.fixedScores ? tr("scores ω, fixed scale ±%1").arg(formatTick(m_rangeMax))
                                         : tr("scores ω, scale ±max %1").arg(formatTick(m_dataMax));
-    const QString name = m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+    const QString name = showsFirstTokenAside() ? tr("renormalised weights α (first token aside)")
+                         : m_valueName.isEmpty() ? tr("weights α") : m_valueName;
     return m_colorScale.fixedWeights ? tr("%1, fixed scale 0–1").arg(name)
                                      : tr("%1, scale 0–max %2").arg(name, formatTick(m_dataMax));
 }
@@ -66,7 +70,10 @@ QString HeatmapPainter::colorBarTitleFitting(const QFontMetricsF &metrics, qreal
     const QString whole = colorBarTitle();
     if (metrics.horizontalAdvance(whole) <= length)
         return whole;
-    const QString name = m_showScores ? tr("scores ω") : m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+    const QString name = m_showScores            ? tr("scores ω")
+                         : showsFirstTokenAside() ? tr("renormalised weights α (first token aside)")
+                         : m_valueName.isEmpty()  ? tr("weights α")
+                                                  : m_valueName;
     return metrics.elidedText(name, Qt::ElideRight, length);
 }
 

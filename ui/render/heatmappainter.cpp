@@ -205,6 +205,7 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
     p.setClipRect(l.cellArea(), Qt::IntersectClip); // zoomed in, cells reach past it
     paintCells(p, l, palette);
     paintMask(p, l, palette);
+    paintFirstTokenAside(p, l, palette);
     if (m_query >= 0 && m_query < rows()) {
         p.setPen(QPen(palette.color(QPalette::Highlight), 2.5));
         p.setBrush(Qt::NoBrush);
@@ -303,7 +304,7 @@ void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
     const int decimals = cellDecimals();
     for (int r = r0; r < r1; ++r) {
         for (int c = c0; c < c1; ++c) {
-            if (isMasked(r, c))
+            if (isMasked(r, c) || (c == 0 && showsFirstTokenAside()))
                 continue;
             const double v = valueAt(r, c);
             const QString text = attn::formatFixed(v, decimals);
