@@ -99,9 +99,14 @@ QString HeadsGridPainter::firstTokenAsideCaption()
     return QCoreApplication::translate("HeadsGridView", "First token set aside: rows renormalised");
 }
 
-qreal HeadsGridPainter::captionHeight(const QFontMetricsF &metrics) const
+qreal HeadsGridPainter::captionHeight(const QFontMetricsF &metrics, qreal width) const
 {
-    return showsFirstTokenAside() ? metrics.height() + 4 : 0;
+    if (!showsFirstTokenAside())
+        return 0;
+    // Wrapped in a narrow dock rather than cut: it is what the tiles are.
+    const QRectF text = metrics.boundingRect(QRectF(0, 0, std::max<qreal>(1, width - 2 * kMargin), 1e6),
+                                             Qt::AlignCenter | Qt::TextWordWrap, firstTokenAsideCaption());
+    return std::min(text.height(), 3 * metrics.height()) + 4;
 }
 
 QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index, qreal caption) const
@@ -173,13 +178,12 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     QFont bold = normal;
     bold.setBold(true);
     const qreal line = QFontMetricsF(normal, p.device()).height();
-    const qreal caption = captionHeight(QFontMetricsF(normal, p.device()));
+    const qreal caption = captionHeight(QFontMetricsF(bold), rect.width()); // as the view measures it for clicks
     if (caption > 0) {
         // First and in bold: these tiles are not the weights the heads computed.
         p.setFont(bold);
-        const QRectF captionRect = rect.adjusted(kMargin, kMargin, -kMargin, 0);
-        p.drawText(QRectF(captionRect.topLeft(), QSizeF(captionRect.width(), caption)), Qt::AlignCenter,
-                   QFontMetricsF(bold, p.device()).elidedText(firstTokenAsideCaption(), Qt::ElideRight, captionRect.width()));
+        p.drawText(QRectF(rect.left() + kMargin, rect.top() + kMargin, rect.width() - 2 * kMargin, caption),
+                   Qt::AlignCenter | Qt::TextWordWrap, firstTokenAsideCaption());
         p.setFont(normal);
     }
     const int selectedTile = tileOfHead(m_selected);
@@ -198,7 +202,7 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
         };
         attn::runBoth([&] { prepare(0); }, [&] { prepare(1); });
     }
-    paintGroups(p, rect, palette);
+    paintGroups(p, rect.adjusted(0, caption, 0, 0), palette); // tileRect(bounds, i, caption) is tileRect(bounds moved down, i)
     for (int i = 0; i < tileCount(); ++i) {
         const QRectF tile = tileRect(rect, i, caption);
         const bool selected = i == selectedTile;
@@ -321,10 +325,17 @@ void HeadsGridView::paintEvent(QPaintEvent *)
     p.drawImage(0, 0, m_cache);
 }
 
+QFontMetricsF HeadsGridView::boldMetrics() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    return QFontMetricsF(bold);
+}
+
 void HeadsGridView::mousePressEvent(QMouseEvent *event)
 {
     const int tile = event->button() == Qt::LeftButton
-        ? m_grid.tileAt(QRectF(rect()), event->position(), m_grid.captionHeight(QFontMetricsF(font())))
+        ? m_grid.tileAt(QRectF(rect()), event->position(), m_grid.captionHeight(boldMetrics(), width()))
         : -1;
     if (tile < 0)
         return QWidget::mousePressEvent(event);

@@ -7,6 +7,7 @@
 #include "heatmappainter.h"
 #include "snapshot.h"
 
+#include <QFontMetricsF>
 #include <QImage>
 #include <QWidget>
 #include <optional>
@@ -46,10 +47,11 @@ public:
         return !head || *head < 0 || *head >= heads ? tileCount() - 1 : *head;
     }
     // With the first token set aside (AttentionSnapshot::firstTokenAside) a
-    // caption line above the tiles says so; `caption` is its height (captionHeight()).
+    // caption above the tiles says so, in bold, wrapped to the grid's width;
+    // `caption` is its height (captionHeight(), in the bold font's metrics).
     bool showsFirstTokenAside() const;
     static QString firstTokenAsideCaption();
-    qreal captionHeight(const QFontMetricsF &metrics) const;
+    qreal captionHeight(const QFontMetricsF &boldMetrics, qreal width) const;
     QRectF tileRect(const QRectF &bounds, int index, qreal caption = 0) const;
     // Where a tile's cells go: under its title (titleHeight tall), in the matrix's shape.
     static QRectF tileCellsRect(const QRectF &tile, qreal titleHeight, int rows, int columns);
@@ -101,7 +103,7 @@ public:
     int tileCount() const { return gridPainter().tileCount(); }
     QRectF tileRect(int index) const
     {
-        return gridPainter().tileRect(QRectF(rect()), index, gridPainter().captionHeight(QFontMetricsF(font())));
+        return gridPainter().tileRect(QRectF(rect()), index, gridPainter().captionHeight(boldMetrics(), width()));
     }
     const HeadsGridPainter &gridPainter() const;
 
@@ -119,6 +121,7 @@ protected:
 
 private:
     void invalidate();
+    QFontMetricsF boldMetrics() const; // the caption's
     // Builds the tiles of a snapshot that came while the view was hidden.
     void takePending() const;
 
