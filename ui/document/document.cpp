@@ -87,7 +87,11 @@ Document::Document(const attn::Session &start, QObject *parent)
     connect(&m_selection, &ViewSelection::headChanged, this, &Document::refreshForViews);
     connect(&m_selection, &ViewSelection::showScoresChanged, this, &Document::refreshForViews);
     // The matrix views draw another snapshot (an open model says so itself).
-    connect(&m_selection, &ViewSelection::firstTokenAsideChanged, this, [this] {
+    connect(&m_selection, &ViewSelection::firstTokenAsideChanged, this, [this](bool aside) {
+        if (!aside) { // nothing kept for a view nobody shows: a model's trace can be hundreds of megabytes
+            m_aside.reset();
+            m_asideOf.reset();
+        }
         if (!m_model->isOpen())
             emit resultChanged();
     });
