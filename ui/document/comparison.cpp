@@ -93,6 +93,8 @@ std::shared_ptr<Comparison::Job> Comparison::prepare(const ComparisonVariant &v,
     in.headA = in.headB = m_document->head();
     in.causal = c.causal;
     in.firstTokenAside = m_document->selection()->firstTokenAside();
+    for (int l = 0; l < c.layers; ++l)
+        in.windows.push_back(c.windowOf(l));
     in.tokenizer = m_document->tokenizer();
     job->idsB = traceA->tokenIds;
     job->optionsB = traceA->options;

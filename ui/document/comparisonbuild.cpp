@@ -59,6 +59,11 @@ ComparisonData buildComparison(const ComparisonInput &in)
     d.a.weights = headWeights(*in.a, in.layerA, in.headA);
     d.b.weights = headWeights(*in.b, in.layerB, in.headB);
     d.firstTokenAside = in.firstTokenAside;
+    const auto windowOf = [&](int layer) {
+        return layer >= 0 && std::size_t(layer) < in.windows.size() ? in.windows[std::size_t(layer)] : 0;
+    };
+    d.windowA = in.causal ? windowOf(in.layerA) : 0;
+    d.windowB = in.causal ? windowOf(in.layerB) : 0;
     if (in.firstTokenAside) {
         d.a.weights = attn::firstTokenAside(d.a.weights);
         d.b.weights = attn::firstTokenAside(d.b.weights);

@@ -22,6 +22,9 @@ const QString kRunChannel = QStringLiteral("model");
 const QString kLayerChannel = QStringLiteral("model-layer");
 const QString kAsideGridChannel = QStringLiteral("model-grid-aside");
 
+// Each layer's sliding window (0: none), as the grid and the pattern scores take them.
+std::vector<int> windowsOf(const attn::ModelConfig &c) { return modelGridMarks(c).windows; }
+
 // A trace above this is refused: the window must keep the shown one and compute the next.
 constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
 
@@ -88,7 +91,7 @@ bool ModelDocument::gridFirstTokenAside() const
 
 ModelGridMarks ModelDocument::gridMarks() const
 {
-    ModelGridMarks marks;
+    ModelGridMarks marks = m_model ? modelGridMarks(m_model->config) : ModelGridMarks();
     marks.firstTokenAside = gridFirstTokenAside();
     return marks;
 }
@@ -104,11 +107,13 @@ void ModelDocument::requestAsideGrid()
         return;
     const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
     const bool causal = m_model->config.causal;
+    const std::vector<int> windows = windowsOf(m_model->config);
     using Levels = std::shared_ptr<const ModelGridLevels>;
     m_scheduler->requestJob<Levels>(
         kAsideGridChannel,
-        [trace, causal](const attn::CancelFlag &) {
-            return std::make_shared<const ModelGridLevels>(modelGridLevels(*trace, causal, kModelGridMaxSide, true));
+        [trace, causal, windows](const attn::CancelFlag &) {
+            return std::make_shared<const ModelGridLevels>(
+                modelGridLevels(*trace, causal, kModelGridMaxSide, true, windows));
         },
         this, [this, trace](const Levels &levels) {
             if (trace != m_trace)
@@ -177,15 +182,17 @@ void ModelDocument::startCompute()
             attn::stopIfCancelled(options);
             out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
             attn::stopIfCancelled(options);
+            const std::vector<int> windows = windowsOf(model->config);
             out->grid = std::make_shared<const ModelGridLevels>(
-                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide));
+                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, false, windows));
             auto tiles = std::make_shared<ModelGridTiles>(colours);
             tiles->images = colouredTiles(*out->grid, colours.map, QColor::fromRgba(colours.masked));
             out->gridTiles = std::move(tiles);
             if (aside)
                 out->asideGrid = std::make_shared<const ModelGridLevels>(
-                    modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, true));
-            out->scores = std::make_shared<const HeadScoreTable>(attn::traceHeadScores(*out->trace, ids));
+                    modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, true, windows));
+            out->scores = std::make_shared<const HeadScoreTable>(
+                attn::traceHeadScores(*out->trace, ids, std::nullopt, windows));
             out->layerResult = std::make_shared<const attn::AttentionResult>(
                 attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
         } catch (const attn::ModelInputError &e) {

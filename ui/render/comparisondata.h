@@ -35,6 +35,9 @@ struct ComparisonData
     // renormalised (attn::firstTokenAside); the difference and every head's
     // change are of those. The titles and the note say so.
     bool firstTokenAside = false;
+    // The sliding windows of A's and B's layers (0: none): keys before a
+    // query's window are masked as those after it are.
+    int windowA = 0, windowB = 0;
     QString note;            // what is not compared, and why
 
     bool isEmpty() const { return a.weights.size() == 0 || b.weights.size() == 0; }

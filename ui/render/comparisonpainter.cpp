@@ -170,7 +170,8 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     const QRectF cells(rect.left() + (showLabels ? labelWidth : 0), rect.top() + fm.height() + 4, cell * cols,
                        cell * n);
     const QColor masked = palette.color(QPalette::Window).darker(108);
-    auto isMasked = [&](int r, int c) { return m_data->causal && c > r; };
+    const int window = panel == ComparisonPanel::B ? m_data->windowB : m_data->windowA;
+    auto isMasked = [&](int r, int c) { return m_data->causal && (c > r || (window > 0 && c <= r - window)); };
     const bool aside = m_data->firstTokenAside; // column 0 is no weight: crossed out below
     // The scale's top once: it is the largest of every weight (or difference).
     const double top = rangeMax(panel);

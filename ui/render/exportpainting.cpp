@@ -83,7 +83,7 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
         const int side = modelGridTilePixels(p, rect, int(trace.layers.size()), heads, &marks);
         paintModelGrid(p, rect,
                        modelGridImages(trace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window), side,
-                                       o.firstTokenAside),
+                                       o.firstTokenAside, marks.windows),
                        o.modelLayer, modelGridHeadIndex(o.head), o.palette, switchedOffHeads(trace), nullptr, &marks);
         return;
     }

@@ -24,7 +24,10 @@ void HeatmapPainter::paintFirstTokenAside(QPainter &p, const HeatmapLayout &l, c
 {
     if (!showsFirstTokenAside())
         return;
-    const auto [r0, r1] = l.visibleRows();
+    const auto [r0, visibleEnd] = l.visibleRows();
+    // Only the rows that see the first token: past a sliding window it is masked, not set aside.
+    const int window = m_snapshot->result->window;
+    const int r1 = window > 0 ? std::min(visibleEnd, window) : visibleEnd;
     if (r1 <= r0)
         return;
     const QRectF column = l.cellRect(r0, 0).united(l.cellRect(r1 - 1, 0)).intersected(l.cellArea());

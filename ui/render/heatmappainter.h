@@ -126,6 +126,9 @@ public:
     // covered and named, the title and colour bar say the rows are renormalised.
     bool showsFirstTokenAside() const;
     static QString firstTokenAsideText(); // the first column's word
+    // "outside the window of 3" for a layer with a sliding window, else empty:
+    // the colour bar, the hatched band and the tooltips say it.
+    QString outsideWindowText() const;
     // What the weights are called on the colour bar ("weights α" when empty),
     // for matrices that are not one head's weights (the rollout).
     void setValueName(const QString &name) { m_valueName = name; }

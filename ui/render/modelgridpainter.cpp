@@ -71,6 +71,15 @@ QRectF ModelGridLayout::captionRect() const
     return {bounds.left(), bounds.top(), bounds.width(), captionHeight};
 }
 
+ModelGridMarks modelGridMarks(const attn::ModelConfig &config)
+{
+    ModelGridMarks marks;
+    marks.kvGroup = config.kvHeads() < config.heads ? config.kvGroup() : 1;
+    for (int l = 0; l < config.layers; ++l)
+        marks.windows.push_back(config.causal ? config.windowOf(l) : 0);
+    return marks;
+}
+
 QString modelGridCaption(const ModelGridMarks &marks)
 {
     QStringList parts;
@@ -80,7 +89,8 @@ QString modelGridCaption(const ModelGridMarks &marks)
     for (int w : marks.windows)
         window = std::max(window, w);
     if (window > 0)
-        parts << QObject::tr("w: layer with a sliding window of %n token(s)", nullptr, window);
+        parts << (window == 1 ? QObject::tr("w: layer with a sliding window of 1 token")
+                              : QObject::tr("w: layer with a sliding window of %1 tokens").arg(window));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -114,11 +124,16 @@ ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, con
     return l;
 }
 
-ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide, bool firstTokenAside)
+ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide, bool firstTokenAside,
+                                const std::vector<int> &windows)
 {
     ModelGridLevels layers;
     Eigen::VectorXf rowScale;
     for (const attn::LayerTrace &layer : trace.layers) {
+        const std::size_t l = layers.size();
+        // Keys before this in row r are outside its window (none without one).
+        const int window = causal && l < windows.size() ? std::max(0, windows[l]) : 0;
+        const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
         std::vector<QImage> tiles;
         for (const attn::RowMatrix<float> &w : layer.weights) {
             const int n = int(w.rows()), m = int(w.cols());
@@ -139,8 +154,9 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                     uchar *line = image.scanLine(r);
                     const float *weights = w.row(r).data();
                     for (int c = 0; c < cols; ++c)
-                        line[c] = (causal && c > r) || c < firstShown ? uchar(kGridMasked)
-                                                                     : level(weights[c] * rowScale[r]);
+                        line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
+                            ? uchar(kGridMasked)
+                            : level(weights[c] * rowScale[r]);
                 }
                 tiles.push_back(image);
                 continue;
@@ -149,7 +165,8 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                 uchar *line = image.scanLine(r);
                 const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
                 for (int c = 0; c < cols; ++c) {
-                    const int c0 = std::max(firstShown, int(qint64(c) * m / cols));
+                    // The block's columns some row of it sees: masked when none.
+                    const int c0 = std::max({firstShown, int(qint64(c) * m / cols), firstSeen(r0)});
                     const int c1 = std::max(int(qint64(c) * m / cols) + 1, int(qint64(c + 1) * m / cols));
                     if ((causal && c0 > r1 - 1) || c0 >= c1) {
                         line[c] = uchar(kGridMasked);
@@ -237,9 +254,10 @@ std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, Co
 }
 
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
-                                                 const QColor &masked, int maxSide, bool firstTokenAside)
+                                                 const QColor &masked, int maxSide, bool firstTokenAside,
+                                                 const std::vector<int> &windows)
 {
-    return colouredTiles(modelGridLevels(trace, causal, maxSide, firstTokenAside), map, masked);
+    return colouredTiles(modelGridLevels(trace, causal, maxSide, firstTokenAside, windows), map, masked);
 }
 
 std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &l, const QFontMetricsF &metrics)

@@ -37,6 +37,10 @@ struct ModelGridMarks
     }
 };
 
+// What a model's config says for the grid: its key/value groups (when it has
+// fewer key/value heads than query heads) and each layer's window.
+ModelGridMarks modelGridMarks(const attn::ModelConfig &config);
+
 // The line above the grid (empty: none): the first token set aside, what a
 // row's window mark means.
 QString modelGridCaption(const ModelGridMarks &marks);
@@ -75,12 +79,14 @@ ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, con
 // weight of its block of cells, so a sharp head stays visible when shrunk.
 // The slow part, independent of colours: the window builds it on a worker.
 // With `firstTokenAside`, each row's weights renormalised without the first
-// token (attn::firstTokenAside) and its column drawn as masked.
+// token (attn::firstTokenAside) and its column drawn as masked. windows[l]:
+// layer l's sliding window (0 or missing: none); the keys a window hides are
+// masked as the causal mask's are.
 using ModelGridLevels = std::vector<std::vector<QImage>>;
 constexpr int kGridLevelTop = 254;
 constexpr int kGridMasked = 255;
 ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide,
-                                bool firstTokenAside = false);
+                                bool firstTokenAside = false, const std::vector<int> &windows = {});
 
 // The levels at most `side` pixels a side: a pixel of a larger thumbnail is
 // the highest level of its block (the largest weight), masked only where
@@ -109,7 +115,8 @@ struct ModelGridTiles
 
 // Both at once.
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
-                                                 const QColor &masked, int maxSide, bool firstTokenAside = false);
+                                                 const QColor &masked, int maxSide, bool firstTokenAside = false,
+                                                 const std::vector<int> &windows = {});
 
 // One pattern score per head shown on the grid (model/headscores.h): a band
 // under each tile in the score's colour, with its value where it fits; with

@@ -43,6 +43,10 @@ QString HeatmapView::tooltipText(int row, int column) const
         return {};
     const attn::AttentionResult &result = *m_painter.snapshot()->result;
     const bool masked = result.isMasked(row, column);
+    // Why a masked key is: after the query (causal), or before its window.
+    const QString maskedText = result.isOutsideWindow(row, column)
+        ? tr("weight α: %1 (weight 0)").arg(m_painter.outsideWindowText())
+        : tr("weight α: masked (weight 0)");
     const int heads = int(result.heads.size());
     const std::optional<int> head = heads == 1 ? std::optional<int>(0) : m_painter.effectiveHead();
     QStringList lines;
@@ -65,7 +69,7 @@ QString HeatmapView::tooltipText(int row, int column) const
         }
         lines << tr("average over %1 heads").arg(heads);
         lines << tr("mean score ω = %1").arg(number(score));
-        lines << (masked ? tr("weight α: masked (weight 0)") : tr("mean weight α = %1").arg(number(weight)));
+        lines << (masked ? maskedText : tr("mean weight α = %1").arg(number(weight)));
         if (m_painter.showsFirstTokenAside() && !masked)
             lines << (column == 0 ? tr("the first token: set aside")
                                   : tr("shown: %1, the mean of the heads' weights without the first token")
@@ -83,7 +87,7 @@ QString HeatmapView::tooltipText(int row, int column) const
     const attn::AttentionResult &computed = *m_painter.snapshot()->computedResult();
     const double weight = computed.heads[std::size_t(*head)].weights(row, column);
     if (masked)
-        lines << tr("weight α: masked (weight 0)");
+        lines << maskedText;
     else if (!m_painter.snapshot()->firstTokenAside)
         lines << tr("weight α = %1").arg(number(weight));
     else if (column == 0)
