@@ -1,6 +1,7 @@
 #include "comparisonpainter.h"
 
 #include "devicepixels.h"
+#include "hatch.h"
 #include "modelgridpainter.h"
 #include "pooledmatrix.h"
 
@@ -216,11 +217,7 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     }
     if (aside && cell > 0) {
         const QRectF column(cells.left(), cells.top(), std::max(cell, 1.0), cells.height());
-        p.fillRect(column, masked);
-        p.save();
-        p.setBrushOrigin(cells.topLeft());
-        p.fillRect(column, QBrush(palette.color(QPalette::Mid), Qt::DiagCrossPattern));
-        p.restore();
+        paintCrossHatchedRect(p, column, masked, palette.color(QPalette::Mid), cells.topLeft());
     }
     p.setPen(palette.color(QPalette::Text));
     if (showLabels)

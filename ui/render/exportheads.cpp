@@ -136,9 +136,7 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
         // The first token's column set aside, crossed as the heatmap covers it
         // (in the rows that see it: past a window it is masked).
         const QRectF column(cells.left(), cells.top(), cw, window > 0 ? std::min(rows, window) * ch : cells.height());
-        p.fillRect(column, masked);
-        p.setBrushOrigin(cells.topLeft());
-        p.fillRect(column, QBrush(HeatmapPainter::maskedHatch(palette), Qt::DiagCrossPattern));
+        paintCrossHatchedRect(p, column, masked, HeatmapPainter::maskedHatch(palette), cells.topLeft());
     }
     // Thin gaps between big cells make single cells easy to tell apart.
     if (cw >= 14 && ch >= 14) {

@@ -5,6 +5,8 @@
 
 #include "heatmappainter.h"
 
+#include "hatch.h"
+
 #include <QCoreApplication>
 #include <QPainter>
 #include <algorithm>
@@ -34,10 +36,9 @@ void HeatmapPainter::paintFirstTokenAside(QPainter &p, const HeatmapLayout &l, c
     if (column.isEmpty())
         return;
     p.save();
-    p.fillRect(column, maskedBackground(palette));
     // Crossed, where the mask's hatch runs one way: set aside is not masked.
-    p.setBrushOrigin(l.contentRect().topLeft());
-    p.fillRect(column, QBrush(maskedHatch(palette), Qt::DiagCrossPattern));
+    // Line segments, not a pattern brush: slides drop SVG patterns (hatch.h).
+    paintCrossHatchedRect(p, column, maskedBackground(palette), maskedHatch(palette), l.contentRect().topLeft());
     p.setPen(QPen(palette.color(QPalette::Text), 1));
     p.drawLine(column.topRight(), column.bottomRight());
     // The words, down the column, where they fit.
