@@ -99,6 +99,7 @@ int runModelExport(const ModelExportArgs &args)
     options.modelTrace = run->trace;
     options.modelCausal = snapshot->result->causal;
     options.modelLayer = args.layer;
+    options.modelMarks = modelGridMarks(run->model->config); // key/value groups, windowed layers
     // The user's mistakes (size, scale) exit with 2; only writing exits with 1.
     error = checkExport(snapshot, options, args.output);
     if (!error.isEmpty())

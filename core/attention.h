@@ -14,6 +14,8 @@
 
 namespace attn {
 
+struct LayerRotation; // model/layerrotation.h
+
 enum class Mode { Simplified, ScaledDotProduct };
 // Sinusoidal: a pattern added to X. Rotary: nothing added; each head's q and
 // k turned pairwise by position (rotarypositions.h), v left as it is.
@@ -159,12 +161,17 @@ struct AttentionResult
     bool rotary = false;            // each head's q and k were turned by position (rotary positions)
     double ropeTheta = kDefaultRopeTheta; // with rotary: the base of the angles
     int kvHeads = 0;                // key/value heads; 0 (a model's layer) or heads: one per head
+    // A model's layer that turned q and k by position: how (model/layerrotation.h).
+    // Null for a hand-made session and for a model with learned positions.
+    std::shared_ptr<const LayerRotation> rotation;
     bool singlePrecision = false; // computed in float (see Precision)
 
     bool isMasked(int query, int key) const
     {
         return causal && (key > query || (window > 0 && key <= query - window));
     }
+    // A key masked by the sliding window only (it is before the query: causal alone would show it).
+    bool isOutsideWindow(int query, int key) const { return causal && window > 0 && key <= query - window; }
     // How many query heads there are per key/value head, and which one head h reads.
     int keyValueHeadCount() const { return kvHeads > 0 ? kvHeads : int(heads.size()); }
     int keyValueHeadOf(int head) const

@@ -85,6 +85,18 @@ AttentionMatrix AttentionMatrix::meanOnDemand(std::vector<AttentionMatrix> parts
     return m;
 }
 
+AttentionMatrix AttentionMatrix::firstColumnAside(AttentionMatrix base, Eigen::VectorXf rowScale)
+{
+    if (!base.isSinglePrecision() || rowScale.size() != base.rows())
+        throw std::logic_error("AttentionMatrix::firstColumnAside: a single-precision matrix and one factor per row");
+    AttentionMatrix m;
+    m.m_rows = base.rows();
+    m.m_cols = base.cols();
+    m.m_aside = std::make_shared<const AttentionMatrix>(std::move(base));
+    m.m_asideRowScale = std::move(rowScale);
+    return m;
+}
+
 void AttentionMatrix::scoresInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out) const
 {
     if (m_single) {
@@ -103,6 +115,8 @@ double AttentionMatrix::operator()(Eigen::Index row, Eigen::Index column) const
 {
     if (!isSinglePrecision())
         return m_double(row, column);
+    if (m_aside)
+        return column == 0 ? 0.0 : double(float((*m_aside)(row, column)) * m_asideRowScale[row]);
     if (m_parts) {
         float sum = 0.0f; // in float, as rowInto sums
         for (const AttentionMatrix &part : *m_parts)
@@ -123,6 +137,13 @@ void AttentionMatrix::rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out
 {
     if (!isSinglePrecision()) {
         out = m_double.row(r).cast<float>();
+        return;
+    }
+    if (m_aside) {
+        m_aside->rowInto(r, out);
+        out *= m_asideRowScale[r];
+        if (m_cols > 0)
+            out[0] = 0.0f;
         return;
     }
     if (m_parts) {
@@ -146,6 +167,13 @@ void AttentionMatrix::rowInto(Eigen::Index r, Eigen::Ref<Eigen::RowVectorXf> out
 void AttentionMatrix::rowsInto(Eigen::Index first, Eigen::Index count, RowMatrixF &out) const
 {
     out.resize(count, m_cols);
+    if (m_aside) {
+        m_aside->rowsInto(first, count, out);
+        out.array().colwise() *= m_asideRowScale.segment(first, count).array();
+        if (m_cols > 0)
+            out.col(0).setZero();
+        return;
+    }
     if (m_parts) {
         RowMatrixF part;
         out.setZero();
@@ -207,6 +235,8 @@ bool AttentionMatrix::allFinite() const
 {
     if (!isSinglePrecision())
         return allFiniteFast(m_double);
+    if (m_aside) // finite numbers times finite factors
+        return m_asideRowScale.allFinite() && m_aside->allFinite();
     if (m_parts) // a mean of finite numbers is finite
         return std::all_of(m_parts->begin(), m_parts->end(), [](const AttentionMatrix &p) { return p.allFinite(); });
     if (m_statistics) // +inf or NaN among the scores makes the row's maximum or sum so; -inf is a weight of 0

@@ -80,8 +80,13 @@ public:
     // window shows one head in full, and the mean only as a thumbnail
     // (pooled by the pass): 16 MB a pass not written at 2000 tokens.
     static AttentionMatrix meanOnDemand(std::vector<AttentionMatrix> parts);
+    // `base` (single precision) with column 0 read as 0 and row r multiplied
+    // by rowScale[r]: a head's weights with the first token set aside and
+    // each row renormalised (model/firsttokenaside.h). Nothing n x m is
+    // stored: every read goes to `base`, which this matrix keeps alive.
+    static AttentionMatrix firstColumnAside(AttentionMatrix base, Eigen::VectorXf rowScale);
     // True when no entry is stored: reading all of them costs a matrix product.
-    bool isOnDemand() const { return bool(m_factors) || bool(m_parts); }
+    bool isOnDemand() const { return bool(m_factors) || bool(m_parts) || bool(m_aside); }
 
     // The pass's pooled picture of this matrix, or null.
     const PooledMatrix *pooled() const { return m_pooled.get(); }
@@ -124,6 +129,10 @@ private:
     Eigen::Index m_firstFactor = 0, m_firstKeyFactor = 0, m_factorWidth = 0;
     // Only for a mean computed when asked: what it is the mean of.
     std::shared_ptr<const std::vector<AttentionMatrix>> m_parts;
+    // Only for a matrix with its first column set aside: the matrix it is
+    // read from, and each row's factor.
+    std::shared_ptr<const AttentionMatrix> m_aside;
+    Eigen::VectorXf m_asideRowScale;
     std::shared_ptr<const PooledMatrix> m_pooled;
     // For a softmax over single-precision scores, derived (m_softmax) or
     // stored (storedWeights): the row statistics are known.

@@ -1,5 +1,6 @@
 #include "walkthrough.h"
 
+#include "model/rotarywalkthrough.h"
 #include "notation.h"
 #include "walkthroughpositions.h"
 
@@ -150,7 +151,10 @@ WalkthroughStep pickQuery(const Context &c)
                                -1, qv});
         } else {
             const std::vector<double> qv = rowOf(c.head.queries, c.query);
-            s.lines.push_back({QStringLiteral("%1 = %2·W_q = %3").arg(c.q(), factorText, formatVector(qv, c.limits.maxTerms)),
+            // A model's rotary layer turns q after the product (the next step shows how).
+            const QString product = c.result.rotation ? tr("%1·W_q turned by its position").arg(factorText)
+                                                      : QStringLiteral("%1·W_q").arg(factorText);
+            s.lines.push_back({QStringLiteral("%1 = %2 = %3").arg(c.q(), product, formatVector(qv, c.limits.maxTerms)),
                                -1, qv});
         }
     }
@@ -414,6 +418,10 @@ std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, co
         steps.push_back(walk::rotaryStep(positions));
         // Rotary positions add nothing: the inputs are the embeddings.
         steps.push_back(walk::distanceStep(positions, result.inputs));
+    } else if (result.rotation) { // a model's layer: its own frequencies (model/rotarywalkthrough.h)
+        const RotaryStepInput in{result, head, query, rotaryStepKey(result, head, query), queryTokens, keyTokens, limits};
+        steps.push_back(modelRotationStep(in));
+        steps.push_back(modelDistanceStep(in));
     }
     steps.push_back(scores(c));
     if (c.scaled)

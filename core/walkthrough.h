@@ -65,6 +65,8 @@ struct WalkthroughLimits
 // others), scaling only when the scores are
 // scaled, the mask only under a causal mask, the projection only when there
 // is an output matrix; the neighbouring steps say briefly what was skipped.
+// A model's layer that turned q and k by position gets the two steps of
+// model/rotarywalkthrough.h after the query is picked.
 // Query and head are clamped into range. `queryTokens` label the rows,
 // `keyTokens` the keys (the source's tokens in cross-attention).
 std::vector<WalkthroughStep> buildWalkthrough(const QStringList &queryTokens, const QStringList &keyTokens,

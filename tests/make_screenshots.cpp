@@ -1,13 +1,16 @@
 // Renders the README's screenshots of the main window, offscreen:
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
-// A second argument --heatmaps-only or --classroom-only stops after those pictures.
+// A second argument --heatmaps-only or --classroom-only stops after those
+// pictures; --modern-block-only and --model-views-only draw only theirs
+// (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family folder).
 // window-presentation-720.png needs a 1280 x 720 screen (the window never
 // grows past its screen, and offscreen's own is 800 x 800):
 //   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
 //       build/release/tests/make_screenshots docs/images --classroom-only
 
 #include "crossattentionpanel.h"
+#include "screenshots_modelviews.h"
 #include "document.h"
 #include "examples.h"
 #include "exportactions.h"
@@ -246,6 +249,10 @@ int main(int argc, char **argv)
         shootModernBlock(out, examples);
         return 0;
     }
+    if (argc > 2 && QByteArray(argv[2]) == "--model-views-only") {
+        shootModelViews(out);
+        return 0;
+    }
     shootHeatmaps(out);
     if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
         return 0;
@@ -448,5 +455,6 @@ int main(int argc, char **argv)
         }
     }
     shootModernBlock(out, examples);
+    shootModelViews(out);
     return 0;
 }

@@ -189,6 +189,67 @@ private slots:
         }
     }
 
+    // Heads of layers with a sliding window: keys outside a query's window
+    // are no candidates, and queries with none left do not count.
+    void windowsAgainstNumpy()
+    {
+        QFile f(QStringLiteral(ATTN_TEST_DATA "/headscores/expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray cases = QJsonDocument::fromJson(f.readAll()).object().value("window_cases").toArray();
+        QCOMPARE(cases.size(), 4);
+        for (const QJsonValue &c : cases) {
+            std::vector<int> tokens;
+            for (const QJsonValue &t : c["tokens"].toArray())
+                tokens.push_back(t.toInt());
+            const int n = int(tokens.size()), window = c["window"].toInt();
+            ModelTrace trace;
+            trace.layers.resize(2); // layer 0 without a window, layer 1 with it
+            for (const QJsonValue &h : c["heads"].toArray()) {
+                RowMatrix<float> w(n, n);
+                const QJsonArray rows = h["weights"].toArray();
+                for (int i = 0; i < n; ++i)
+                    for (int j = 0; j < n; ++j)
+                        w(i, j) = float(rows[i].toArray()[j].toDouble());
+                trace.layers[0].weights.push_back(w);
+                trace.layers[1].weights.push_back(w);
+                const QueryKey chosen{h["chosen"][0].toInt(), h["chosen"][1].toInt()};
+                const HeadScores s = headScores(w, tokens, chosen, window);
+                const QJsonObject e = h["expected"].toObject();
+                QVERIFY(same(s.previousToken, e["previous_token"]));
+                QVERIFY(same(s.duplicate, e["duplicate"]));
+                QVERIFY(same(s.induction, e["induction"]));
+                QVERIFY(same(s.firstToken, e["first_token"]));
+                QVERIFY(same(s.self, e["self"]));
+                QVERIFY(same(s.chosenKey, e["chosen_key"]));
+            }
+            const auto table = traceHeadScores(trace, tokens, std::nullopt, {0, window});
+            for (int h = 0; h < int(table[1].size()); ++h) {
+                const QJsonObject e = c["heads"][h]["expected"].toObject();
+                QVERIFY(same(table[1][std::size_t(h)].firstToken, e["first_token"]));
+                QVERIFY(same(table[1][std::size_t(h)].induction, e["induction"]));
+                // Without the window every query after the first counts (0s on the hidden keys).
+                if (window > 1 && window < n)
+                    QVERIFY(table[0][std::size_t(h)].firstToken < table[1][std::size_t(h)].firstToken);
+            }
+        }
+    }
+
+    // Hand-worked: a window of 2 over 4 tokens, every query splitting its
+    // weight evenly over what it sees (itself and the token before). Only
+    // query 1 sees key 0, with 1/2; without the window queries 1, 2 and 3
+    // put 1/2, 0 and 0 on it: a mean of 1/6.
+    void firstTokenShareInAWindow()
+    {
+        RowMatrix<float> w = RowMatrix<float>::Zero(4, 4);
+        w(0, 0) = 1;
+        for (int i = 1; i < 4; ++i)
+            w(i, i - 1) = w(i, i) = 0.5f;
+        QCOMPARE(headScores(w, {1, 2, 3, 4}, std::nullopt, 2).firstToken, 0.5);
+        QCOMPARE(headScores(w, {1, 2, 3, 4}).firstToken, 1.0 / 6);
+        QCOMPARE(headScores(w, {1, 2, 3, 4}, std::nullopt, 2).previousToken, 0.5);
+        QVERIFY(std::isnan(headScores(w, {1, 2, 3, 4}, std::nullopt, 1).firstToken));
+    }
+
     void wholeTraceAndBestHead()
     {
         const std::vector<int> tokens = kEightTokens;

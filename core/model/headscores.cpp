@@ -1,7 +1,9 @@
 #include "model/headscores.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -22,12 +24,16 @@ struct KeyLists
 };
 
 // The keys of the duplicate and induction scores, found once per token
-// sequence and shared by every head.
+// sequence and window and shared by every head.
 struct PatternKeys
 {
     KeyLists duplicate, induction;
+    int window = 0;
 
-    explicit PatternKeys(const std::vector<int> &tokens)
+    // Whether query i can see key j (j <= i).
+    bool sees(int i, int j) const { return window <= 0 || j > i - window; }
+
+    PatternKeys(const std::vector<int> &tokens, int window) : window(window)
     {
         // Earlier positions of each token id, in order, so each query's keys
         // come out ascending and each induction key appears once.
@@ -35,8 +41,9 @@ struct PatternKeys
         for (int i = 0; i < int(tokens.size()); ++i) {
             std::vector<int> &earlier = seen[tokens[std::size_t(i)]];
             for (const int j : earlier) {
-                duplicate.keys.push_back(j);
-                if (j + 1 < i)
+                if (sees(i, j))
+                    duplicate.keys.push_back(j);
+                if (j + 1 < i && sees(i, j + 1))
                     induction.keys.push_back(j + 1);
             }
             duplicate.closeQuery();
@@ -62,17 +69,19 @@ double meanOverQueries(const MatrixIn<float> &weights, const KeyLists &lists)
     return queries == 0 ? kNaN : total / queries;
 }
 
-// Mean over queries 1 ... n-1 of the weight on key(i).
+// Mean over queries 1 ... n-1 that can see key(i) of the weight on it.
 template<typename KeyOf>
-double meanFromSecondQuery(const MatrixIn<float> &weights, KeyOf keyOf)
+double meanFromSecondQuery(const MatrixIn<float> &weights, const PatternKeys &keys, KeyOf keyOf)
 {
-    const int n = int(weights.rows());
-    if (n < 2)
-        return kNaN;
     double total = 0;
-    for (int i = 1; i < n; ++i)
+    int queries = 0;
+    for (int i = 1; i < int(weights.rows()); ++i) {
+        if (!keys.sees(i, keyOf(i)))
+            continue;
         total += double(weights(i, keyOf(i)));
-    return total / (n - 1);
+        ++queries;
+    }
+    return queries == 0 ? kNaN : total / queries;
 }
 
 double chosenWeight(const MatrixIn<float> &weights, const std::optional<QueryKey> &chosen)
@@ -85,9 +94,9 @@ double chosenWeight(const MatrixIn<float> &weights, const std::optional<QueryKey
 HeadScores scoresOf(const MatrixIn<float> &weights, const PatternKeys &keys, const std::optional<QueryKey> &chosen)
 {
     HeadScores s;
-    s.previousToken = meanFromSecondQuery(weights, [](int i) { return i - 1; });
-    s.firstToken = meanFromSecondQuery(weights, [](int) { return 0; });
-    s.self = meanFromSecondQuery(weights, [](int i) { return i; });
+    s.previousToken = meanFromSecondQuery(weights, keys, [](int i) { return i - 1; });
+    s.firstToken = meanFromSecondQuery(weights, keys, [](int) { return 0; });
+    s.self = meanFromSecondQuery(weights, keys, [](int i) { return i; });
     s.duplicate = meanOverQueries(weights, keys.duplicate);
     s.induction = meanOverQueries(weights, keys.induction);
     s.chosenKey = chosenWeight(weights, chosen);
@@ -103,19 +112,26 @@ void checkShape(const MatrixIn<float> &weights, std::size_t tokens)
 } // namespace
 
 HeadScores headScores(const MatrixIn<float> &weights, const std::vector<int> &tokens,
-                      const std::optional<QueryKey> &chosen)
+                      const std::optional<QueryKey> &chosen, int window)
 {
     checkShape(weights, tokens.size());
-    return scoresOf(weights, PatternKeys(tokens), chosen);
+    return scoresOf(weights, PatternKeys(tokens, window), chosen);
 }
 
 std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, const std::vector<int> &tokens,
-                                                     const std::optional<QueryKey> &chosen)
+                                                     const std::optional<QueryKey> &chosen,
+                                                     const std::vector<int> &windows)
 {
-    const PatternKeys keys(tokens);
+    std::map<int, PatternKeys> keysOfWindow; // a model has at most two windows: none and its own
     std::vector<std::vector<HeadScores>> result;
     result.reserve(trace.layers.size());
     for (const LayerTrace &layer : trace.layers) {
+        const std::size_t l = result.size();
+        const int window = l < windows.size() ? std::max(0, windows[l]) : 0;
+        auto found = keysOfWindow.find(window);
+        if (found == keysOfWindow.end())
+            found = keysOfWindow.emplace(window, PatternKeys(tokens, window)).first;
+        const PatternKeys &keys = found->second;
         std::vector<HeadScores> heads;
         heads.reserve(layer.weights.size());
         for (const RowMatrix<float> &w : layer.weights) {

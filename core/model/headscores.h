@@ -29,6 +29,11 @@ struct QueryKey
 // it would add a 1 to the self and first-token scores that says nothing
 // about the head. Only keys at or before the query are looked at, as in a
 // causal model; a bidirectional head's weight on later keys counts in none.
+//
+// In a layer with a sliding window (query i sees key j only when
+// i - window < j <= i), a key outside the query's window is no candidate,
+// and a query left with none does not count: a head cannot be faulted for
+// not looking where it cannot see.
 struct HeadScores
 {
     // Queries 1 ... n-1; key i - 1. NaN for fewer than 2 tokens.
@@ -43,7 +48,9 @@ struct HeadScores
     // NaN when no query qualifies. On a random sequence repeated once, an
     // ideal induction head scores 1.
     double induction = 0;
-    // Queries 1 ... n-1; key 0 (the "attention sink"). NaN for fewer than 2 tokens.
+    // The first token's share: queries 1 ... n-1 that can see key 0 (all of
+    // them, or those before the window's length); key 0, the "attention
+    // sink" of most heads in today's models. NaN for fewer than 2 tokens.
     double firstToken = 0;
     // Queries 1 ... n-1; key i (the diagonal). NaN for fewer than 2 tokens.
     double self = 0;
@@ -52,17 +59,20 @@ struct HeadScores
     double chosenKey = 0;
 };
 
-// The scores of one head. Throws std::invalid_argument unless `weights` is
-// square with one row per token.
+// The scores of one head of a layer whose sliding window is `window` (0:
+// none). Throws std::invalid_argument unless `weights` is square with one
+// row per token.
 HeadScores headScores(const MatrixIn<float> &weights, const std::vector<int> &tokens,
-                      const std::optional<QueryKey> &chosen = std::nullopt);
+                      const std::optional<QueryKey> &chosen = std::nullopt, int window = 0);
 
 // Every head of every layer of `trace` (the forward pass over `tokens`):
-// result[layer][head]. The keys each pattern looks at depend only on the
-// tokens, so they are found once for all heads: O(n + repeats) per head,
-// where repeats is the number of (query, earlier equal token) pairs.
+// result[layer][head]; windows[layer] is the layer's sliding window (0 or
+// missing: none). The keys each pattern looks at depend only on the tokens
+// and the window, so they are found once for all heads: O(n + repeats) per
+// head, where repeats is the number of (query, earlier equal token) pairs.
 std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, const std::vector<int> &tokens,
-                                                     const std::optional<QueryKey> &chosen = std::nullopt);
+                                                     const std::optional<QueryKey> &chosen = std::nullopt,
+                                                     const std::vector<int> &windows = {});
 
 // `table` (traceHeadScores of `trace`) with every head's chosenKey set for
 // `chosen` and the other scores kept: picking another word, or another

@@ -1,6 +1,7 @@
 #include "model/layerview.h"
 
 #include "model/denseops.h"
+#include "model/layerrotation.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -28,6 +29,8 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     result.causal = model.config.causal;
     result.window = model.config.causal ? model.config.windowOf(layer) : 0;
     result.kvHeads = model.config.kvHeads();
+    if (const std::optional<LayerRotation> rotation = layerRotation(model.config, layer))
+        result.rotation = std::make_shared<const LayerRotation>(*rotation);
     result.heads.resize(std::size_t(heads));
     const bool keptScores = int(t.scores.size()) == heads;
     for (int h = 0; h < heads; ++h) {

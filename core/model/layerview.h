@@ -23,6 +23,9 @@ namespace attn {
 // - output: the concatenated contexts times the output projection, before its
 //   bias and before the residual. projected and outputProjected are set;
 //   weights stays null (the matrices are the model's, read there).
+// - kvHeads: the model's key/value heads (each head's k and v are its group's);
+//   rotation: how the layer turned q and k (null with learned positions);
+//   window: the layer's sliding window (0: none).
 // - scoreScale: 1/sqrt(head_dim) (and 1/(layer+1) when the config asks);
 //   causal as the model (GPT-2 yes, BERT no). singlePrecision stays false:
 //   the numbers are the model's floats, not an approximation of a double run

@@ -63,6 +63,7 @@ Comparison::Comparison(ModelDocument *document, QObject *parent)
     connect(m_watcher, &QFutureWatcher<std::shared_ptr<Job>>::finished, this, &Comparison::onFinished);
     connect(m_document, &ModelDocument::resultChanged, this, &Comparison::request);
     connect(m_document, &ModelDocument::headChanged, this, &Comparison::request);
+    connect(m_document->selection(), &ViewSelection::firstTokenAsideChanged, this, &Comparison::request);
     connect(m_document, &ModelDocument::closed, this, [this] {
         m_data.reset();
         m_traceB.reset();
@@ -91,6 +92,9 @@ std::shared_ptr<Comparison::Job> Comparison::prepare(const ComparisonVariant &v,
     in.layerA = in.layerB = m_document->layer();
     in.headA = in.headB = m_document->head();
     in.causal = c.causal;
+    in.firstTokenAside = m_document->selection()->firstTokenAside();
+    for (int l = 0; l < c.layers; ++l)
+        in.windows.push_back(c.windowOf(l));
     in.tokenizer = m_document->tokenizer();
     job->idsB = traceA->tokenIds;
     job->optionsB = traceA->options;

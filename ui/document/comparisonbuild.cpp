@@ -1,5 +1,6 @@
 #include "comparisonbuild.h"
 
+#include "model/firsttokenaside.h"
 #include "notation.h"
 
 #include <QCoreApplication>
@@ -57,6 +58,18 @@ ComparisonData buildComparison(const ComparisonInput &in)
     d.b.labels = attn::tokenLabels(in.tokensB);
     d.a.weights = headWeights(*in.a, in.layerA, in.headA);
     d.b.weights = headWeights(*in.b, in.layerB, in.headB);
+    d.firstTokenAside = in.firstTokenAside;
+    const auto windowOf = [&](int layer) {
+        return layer >= 0 && std::size_t(layer) < in.windows.size() ? in.windows[std::size_t(layer)] : 0;
+    };
+    d.windowA = in.causal ? windowOf(in.layerA) : 0;
+    d.windowB = in.causal ? windowOf(in.layerB) : 0;
+    if (in.firstTokenAside) {
+        d.a.weights = attn::firstTokenAside(d.a.weights);
+        d.b.weights = attn::firstTokenAside(d.b.weights);
+        d.a.title += tr(" · first token set aside");
+        d.b.title += tr(" · first token set aside");
+    }
     d.layer = in.otherHead ? in.layerB : in.layerA;
     d.head = in.otherHead ? in.headB : in.headA;
     d.a.predictions = predictionTexts(*in.a, in.tokenizer.get());
@@ -79,14 +92,20 @@ ComparisonData buildComparison(const ComparisonInput &in)
         const auto &wb = in.b->layers[l].weights;
         for (std::size_t h = 0; h < wb.size(); ++h) {
             const attn::RowMatrix<float> &other = in.otherHead ? d.a.weights : in.a->layers[l].weights[h];
-            row.push_back(wb[h].rows() == other.rows() && wb[h].cols() == other.cols()
-                              ? (wb[h] - other).cwiseAbs().maxCoeff()
-                              : 0.0f);
+            if (wb[h].rows() != other.rows() || wb[h].cols() != other.cols())
+                row.push_back(0.0f);
+            else if (!in.firstTokenAside)
+                row.push_back((wb[h] - other).cwiseAbs().maxCoeff());
+            else // d.a.weights is set aside already
+                row.push_back((attn::firstTokenAside(wb[h])
+                               - (in.otherHead ? other : attn::firstTokenAside(other))).cwiseAbs().maxCoeff());
         }
         d.headChange.push_back(std::move(row));
     }
     d.note = tr("One colour scale for A and B (0 – %1); B − A on its own diverging scale (±%2)")
                  .arg(sharedWeightMaximum(d), 0, 'f', 3)
                  .arg(differenceMaximum(d), 0, 'f', 3);
+    if (in.firstTokenAside) // first: an elided note must still say it
+        d.note = tr("First token set aside, rows renormalised (not the model's weights) · ") + d.note;
     return d;
 }

@@ -18,6 +18,9 @@ struct ComparisonInput
     // B is another head of the same run: the grid says how far each head is from A's.
     bool otherHead = false;
     bool causal = false;
+    // Every matrix with the first token set aside and its rows renormalised (attn::firstTokenAside).
+    bool firstTokenAside = false;
+    std::vector<int> windows; // each layer's sliding window (0 or missing: none)
     QString description;
     std::shared_ptr<const attn::ModelTokenizer> tokenizer; // names the predicted tokens; may be null
 };

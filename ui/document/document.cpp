@@ -86,6 +86,15 @@ Document::Document(const attn::Session &start, QObject *parent)
     // showing another computes again, on the worker.
     connect(&m_selection, &ViewSelection::headChanged, this, &Document::refreshForViews);
     connect(&m_selection, &ViewSelection::showScoresChanged, this, &Document::refreshForViews);
+    // The matrix views draw another snapshot (an open model says so itself).
+    connect(&m_selection, &ViewSelection::firstTokenAsideChanged, this, [this](bool aside) {
+        if (!aside) { // nothing kept for a view nobody shows: a model's trace can be hundreds of megabytes
+            m_aside.reset();
+            m_asideOf.reset();
+        }
+        if (!m_model->isOpen())
+            emit resultChanged();
+    });
     connect(&m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
         if (channel == QLatin1String("session"))
             emit computingChanged(isComputing());
@@ -169,6 +178,18 @@ void Document::pushEdit(const attn::Session &after, const QString &text, int mer
 
 double Document::lastComputeMilliseconds() const { return m_model->isOpen() ? snapshot()->milliseconds : m_lastComputeMs; }
 SnapshotPtr Document::snapshot() const { return m_model->isOpen() ? m_model->snapshot() : m_snapshot; }
+
+SnapshotPtr Document::matrixSnapshot() const
+{
+    const SnapshotPtr shown = snapshot();
+    if (!m_selection.firstTokenAside() || !shown->result)
+        return shown;
+    if (shown != m_asideOf) {
+        m_aside = firstTokenAsideSnapshot(shown);
+        m_asideOf = shown;
+    }
+    return m_aside;
+}
 bool Document::isComputing() const
 {
     return m_scheduler.isBusy(QStringLiteral("session")) || m_model->isComputing() || m_model->isOpening();

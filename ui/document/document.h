@@ -33,6 +33,11 @@ public:
     // could not be computed, and its error then says why.
     // While a model is open (model()->isOpen()), its selected layer.
     SnapshotPtr snapshot() const;
+    // What the matrix views draw (the heatmap, the heads' tiles, their
+    // exports): snapshot(), or the same with the first token set aside while
+    // the selection asks for it (firstTokenAsideSnapshot, made once for each
+    // snapshot). The pipeline, bars and walkthrough always get snapshot().
+    SnapshotPtr matrixSnapshot() const;
     bool hasResult() const { return snapshot()->result != nullptr; }
     const attn::AttentionResult &result() const { return *snapshot()->result; }
     QString computeError() const { return snapshot()->error; }
@@ -167,6 +172,7 @@ private:
     attn::Session m_session;
     ViewSelection m_selection; // before m_model, which follows it
     SnapshotPtr m_snapshot;
+    mutable SnapshotPtr m_asideOf, m_aside; // matrixSnapshot()'s: made from m_asideOf
     double m_lastComputeMs = 0.0;
     ComputeScheduler m_scheduler;
     attn::HeadsKept m_requestedKept; // what the last request keeps

@@ -20,6 +20,10 @@ namespace {
 
 const QString kRunChannel = QStringLiteral("model");
 const QString kLayerChannel = QStringLiteral("model-layer");
+const QString kAsideGridChannel = QStringLiteral("model-grid-aside");
+
+// Each layer's sliding window (0: none), as the grid and the pattern scores take them.
+std::vector<int> windowsOf(const attn::ModelConfig &c) { return modelGridMarks(c).windows; }
 
 // A trace above this is refused: the window must keep the shown one and compute the next.
 constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
@@ -51,6 +55,7 @@ struct ModelDocument::Computed
     std::shared_ptr<const attn::RowMatrix<double>> rollout;
     std::shared_ptr<const ModelGridLevels> grid;
     std::shared_ptr<const ModelGridTiles> gridTiles; // `grid` in the colours the window had when it asked
+    std::shared_ptr<const ModelGridLevels> asideGrid; // with the first token set aside, when the views asked for it
     std::shared_ptr<const HeadScoreTable> scores;
     LayerResult layerResult; // of `layer`
     int layer = 0;
@@ -63,18 +68,66 @@ struct ModelDocument::Computed
 
 bool ModelDocument::isComputing() const
 {
-    return m_scheduler->isBusy(kRunChannel) || m_scheduler->isBusy(kLayerChannel);
+    return m_scheduler->isBusy(kRunChannel) || m_scheduler->isBusy(kLayerChannel)
+        || m_scheduler->isBusy(kAsideGridChannel);
 }
 
 void ModelDocument::cancelRuns()
 {
     m_scheduler->cancel(kRunChannel);
     m_scheduler->cancel(kLayerChannel);
+    m_scheduler->cancel(kAsideGridChannel);
+}
+
+std::shared_ptr<const ModelGridLevels> ModelDocument::gridLevels() const
+{
+    return gridFirstTokenAside() ? m_asideGridLevels : m_gridLevels;
+}
+
+bool ModelDocument::gridFirstTokenAside() const
+{
+    return m_selection->firstTokenAside() && m_asideGridLevels;
+}
+
+ModelGridMarks ModelDocument::gridMarks() const
+{
+    ModelGridMarks marks = m_model ? modelGridMarks(m_model->config) : ModelGridMarks();
+    marks.firstTokenAside = gridFirstTokenAside();
+    return marks;
+}
+
+std::shared_ptr<const ModelGridTiles> ModelDocument::gridTiles() const
+{
+    return gridFirstTokenAside() ? nullptr : m_gridTiles;
+}
+
+void ModelDocument::requestAsideGrid()
+{
+    if (!m_trace || m_asideGridLevels || !m_selection->firstTokenAside())
+        return;
+    const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
+    const bool causal = m_model->config.causal;
+    const std::vector<int> windows = windowsOf(m_model->config);
+    using Levels = std::shared_ptr<const ModelGridLevels>;
+    m_scheduler->requestJob<Levels>(
+        kAsideGridChannel,
+        [trace, causal, windows](const attn::CancelFlag &) {
+            return std::make_shared<const ModelGridLevels>(
+                modelGridLevels(*trace, causal, kModelGridMaxSide, true, windows));
+        },
+        this, [this, trace](const Levels &levels) {
+            if (trace != m_trace)
+                return; // the run of a newer text brings its own
+            m_asideGridLevels = levels;
+            emit resultChanged();
+        });
 }
 
 void ModelDocument::startCompute()
 {
     m_scheduler->cancel(kLayerChannel); // the run gives the selected layer's view of its own trace
+    m_scheduler->cancel(kAsideGridChannel);
+    const bool aside = m_selection->firstTokenAside();
     const attn::SharedModelParameters model = m_model;
     const attn::TokenizerPtr tokenizer = m_tokenizer;
     const QString text = m_text;
@@ -87,7 +140,7 @@ void ModelDocument::startCompute()
     colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
-    auto job = [model, tokenizer, text, ablated, previous, layer, colours](const attn::CancelFlag &cancel) {
+    auto job = [model, tokenizer, text, ablated, previous, layer, colours, aside](const attn::CancelFlag &cancel) {
         auto out = std::make_shared<Computed>();
         QElapsedTimer timer;
         timer.start();
@@ -129,12 +182,17 @@ void ModelDocument::startCompute()
             attn::stopIfCancelled(options);
             out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
             attn::stopIfCancelled(options);
+            const std::vector<int> windows = windowsOf(model->config);
             out->grid = std::make_shared<const ModelGridLevels>(
-                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide));
+                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, false, windows));
             auto tiles = std::make_shared<ModelGridTiles>(colours);
             tiles->images = colouredTiles(*out->grid, colours.map, QColor::fromRgba(colours.masked));
             out->gridTiles = std::move(tiles);
-            out->scores = std::make_shared<const HeadScoreTable>(attn::traceHeadScores(*out->trace, ids));
+            if (aside)
+                out->asideGrid = std::make_shared<const ModelGridLevels>(
+                    modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, true, windows));
+            out->scores = std::make_shared<const HeadScoreTable>(
+                attn::traceHeadScores(*out->trace, ids, std::nullopt, windows));
             out->layerResult = std::make_shared<const attn::AttentionResult>(
                 attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
         } catch (const attn::ModelInputError &e) {
@@ -167,12 +225,13 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
     }
     m_runError = out->error;
     takeBefore(out->tokens, out->ablated);
-    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles});
+    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels});
     m_tokens = out->tokens;
     m_trace = out->trace;
     m_rollout = out->rollout;
     m_gridLevels = out->grid;
     m_gridTiles = out->gridTiles;
+    m_asideGridLevels = out->asideGrid;
     m_headScores = out->scores;
     m_traceAblated = out->ablated;
     m_reusedPositions = out->reused;
@@ -193,6 +252,7 @@ void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
     emit queryChanged(m_query);
     if (m_trace && out->layer != layer())
         requestLayer();
+    requestAsideGrid(); // the first token was set aside while the run went on
 }
 
 void ModelDocument::onSelectionChanged()

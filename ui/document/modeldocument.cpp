@@ -51,6 +51,14 @@ ModelDocument::ModelDocument(ViewSelection *selection, ComputeScheduler *schedul
 {
     connect(m_openWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onOpenFinished);
     connect(m_selection, &ViewSelection::headChanged, this, &ModelDocument::onSelectionChanged);
+    // The views show the first token set aside at once; the grid's pictures
+    // of it come from a worker the first time (resultChanged again then).
+    connect(m_selection, &ViewSelection::firstTokenAsideChanged, this, [this] {
+        if (!m_model)
+            return;
+        emit resultChanged();
+        requestAsideGrid();
+    });
     connect(m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
         if (channel.startsWith(QLatin1String("model")))
             emit busyChanged(m_opening || isComputing());
@@ -144,6 +152,7 @@ void ModelDocument::onOpenFinished()
     m_selection->setHead(start);
     m_gridLevels.reset();
     m_gridTiles.reset();
+    m_asideGridLevels.reset();
     m_headScores.reset();
     m_runError.clear();
     m_runMilliseconds = 0;
@@ -195,6 +204,7 @@ void ModelDocument::close()
     m_rollout.reset();
     m_gridLevels.reset();
     m_gridTiles.reset();
+    m_asideGridLevels.reset();
     m_headScores.reset();
     m_runError.clear();
     m_runMilliseconds = 0;

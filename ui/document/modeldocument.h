@@ -41,6 +41,8 @@ public:
     attn::SharedModelParameters model() const { return m_model; }
     attn::TokenizerPtr tokenizer() const { return m_tokenizer; }
     const attn::ModelConfig *config() const { return m_model ? &m_model->config : nullptr; }
+    // The document's selection (what the views show), which the model follows.
+    const ViewSelection *selection() const { return m_selection; }
 
     // Opens the model folder (plain, Hugging Face cache entry or snapshot) on
     // a worker thread. On success the model replaces the open one and the
@@ -88,10 +90,18 @@ public:
     int snapshotLayer() const { return m_snapshotLayer; }
     // Every head's thumbnail of the shown trace, before colouring, built on
     // the worker with it (the layers × heads grid); null without a trace.
-    std::shared_ptr<const ModelGridLevels> gridLevels() const { return m_gridLevels; }
-    // The same thumbnails coloured on the worker, in the colour map and
-    // window colour of the moment the run started.
-    std::shared_ptr<const ModelGridTiles> gridTiles() const { return m_gridTiles; }
+    // While the selection sets the first token aside, the thumbnails of the
+    // weights so (built on a worker when first asked: until they come, the
+    // real ones, and gridFirstTokenAside() says which are given).
+    std::shared_ptr<const ModelGridLevels> gridLevels() const;
+    bool gridFirstTokenAside() const;
+    // What the grid says beside its tiles (modelgridpainter.h): whether they
+    // show the first token set aside.
+    ModelGridMarks gridMarks() const;
+    // The real thumbnails coloured on the worker, in the colour map and
+    // window colour of the moment the run started; null while gridLevels()
+    // gives others.
+    std::shared_ptr<const ModelGridTiles> gridTiles() const;
     // Every head's pattern scores on the shown tokens ([layer][head],
     // model/headscores.h), computed on the worker with the trace; null without one.
     using HeadScoreTable = std::vector<std::vector<attn::HeadScores>>;
@@ -160,6 +170,8 @@ private:
     // The snapshot of `layer` from `result` (null: no trace, an explanation instead).
     void showLayer(int layer, std::shared_ptr<const attn::AttentionResult> result);
     void onSelectionChanged();
+    // Builds the grid's thumbnails with the first token set aside, on a worker.
+    void requestAsideGrid();
     void takeBefore(const std::vector<attn::ModelToken> &newTokens, const std::set<attn::LayerHead> &newAblated);
 
     attn::SharedModelParameters m_model;
@@ -172,6 +184,7 @@ private:
     std::shared_ptr<const attn::RowMatrix<double>> m_rollout;
     std::shared_ptr<const ModelGridLevels> m_gridLevels;
     std::shared_ptr<const ModelGridTiles> m_gridTiles;
+    std::shared_ptr<const ModelGridLevels> m_asideGridLevels; // of m_trace, or null
     std::shared_ptr<const HeadScoreTable> m_headScores;
     QString m_runError; // why the newest text gave no result (the views keep the one before)
     double m_runMilliseconds = 0; // how long the shown run took

@@ -57,6 +57,14 @@ void ViewSelection::setColorMap(ColorMap map)
     emit colorMapChanged(map);
 }
 
+void ViewSelection::setFirstTokenAside(bool aside)
+{
+    if (aside == m_firstTokenAside)
+        return;
+    m_firstTokenAside = aside;
+    emit firstTokenAsideChanged(aside);
+}
+
 void ViewSelection::followQuery(int query)
 {
     if (query == m_query)

@@ -1,6 +1,6 @@
 #pragma once
 // What every view shows: the query row, the layer and head, weights or raw
-// scores, and the colour map. The one owner of that state; the views follow
+// scores, the colour map, and whether the first token is set aside. The one owner of that state; the views follow
 // its signals and ask it for changes, so two views can never disagree.
 //
 // The query belongs to the session (a file saves it; choosing one is not an
@@ -23,6 +23,10 @@ public:
     int layer() const { return m_head.layer; }
     bool showScores() const { return m_showScores; }
     ColorMap colorMap() const { return m_colorMap; }
+    // Attention sinks set aside: the heatmap, the heads' tiles and Compare
+    // show weights with the first token's column set aside and each row's
+    // other weights renormalised (model/firsttokenaside.h), labelled so.
+    bool firstTokenAside() const { return m_firstTokenAside; }
     int layers() const { return m_layers; }
     int heads() const { return m_heads; }
 
@@ -34,6 +38,7 @@ public:
     void setLayer(int layer); // keeps the head (or the average)
     void setShowScores(bool scores);
     void setColorMap(ColorMap map);
+    void setFirstTokenAside(bool aside);
     // The document's query (a session's, or the open model's).
     void followQuery(int query);
 
@@ -42,6 +47,7 @@ signals:
     void queryChanged(int query);
     void showScoresChanged(bool scores);
     void colorMapChanged(ColorMap map);
+    void firstTokenAsideChanged(bool aside);
 
 private:
     bool accepts(const HeadRef &head) const;
@@ -50,5 +56,6 @@ private:
     HeadRef m_head;
     bool m_showScores = false;
     ColorMap m_colorMap = ColorMap::Viridis;
+    bool m_firstTokenAside = false;
     int m_layers = 1, m_heads = 1;
 };

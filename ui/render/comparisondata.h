@@ -31,6 +31,13 @@ struct ComparisonData
     QString changeName;  // "max |ΔW|"
     int layer = 0, head = 0; // the head shown (head -1: the layer's mean), outlined in the grid
     bool causal = false;     // cells above the diagonal are masked
+    // A's and B's weights have the first token set aside and each row
+    // renormalised (attn::firstTokenAside); the difference and every head's
+    // change are of those. The titles and the note say so.
+    bool firstTokenAside = false;
+    // The sliding windows of A's and B's layers (0: none): keys before a
+    // query's window are masked as those after it are.
+    int windowA = 0, windowB = 0;
     QString note;            // what is not compared, and why
 
     bool isEmpty() const { return a.weights.size() == 0 || b.weights.size() == 0; }

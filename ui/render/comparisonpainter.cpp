@@ -1,6 +1,7 @@
 #include "comparisonpainter.h"
 
 #include "devicepixels.h"
+#include "hatch.h"
 #include "modelgridpainter.h"
 #include "pooledmatrix.h"
 
@@ -170,7 +171,9 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     const QRectF cells(rect.left() + (showLabels ? labelWidth : 0), rect.top() + fm.height() + 4, cell * cols,
                        cell * n);
     const QColor masked = palette.color(QPalette::Window).darker(108);
-    auto isMasked = [&](int r, int c) { return m_data->causal && c > r; };
+    const int window = panel == ComparisonPanel::B ? m_data->windowB : m_data->windowA;
+    auto isMasked = [&](int r, int c) { return m_data->causal && (c > r || (window > 0 && c <= r - window)); };
+    const bool aside = m_data->firstTokenAside; // column 0 is no weight: crossed out below
     // The scale's top once: it is the largest of every weight (or difference).
     const double top = rangeMax(panel);
     const auto colour = [&](double value) { return colorFor(panel, value, top); };
@@ -205,12 +208,16 @@ void ComparisonPainter::paintMatrix(QPainter &p, const QRectF &rect, const attn:
     if (cell >= fm.horizontalAdvance(QStringLiteral("-0.00")) + 4 && cell >= fm.height()) {
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < cols; ++c) {
-                if (isMasked(r, c))
+                if (isMasked(r, c) || (aside && c == 0))
                     continue;
                 p.setPen(contrastingTextColor(colour(m(r, c))));
                 p.drawText(QRectF(cells.left() + c * cell, cells.top() + r * cell, cell, cell), Qt::AlignCenter,
                            QString::number(m(r, c), 'f', 2));
             }
+    }
+    if (aside && cell > 0) {
+        const QRectF column(cells.left(), cells.top(), std::max(cell, 1.0), cells.height());
+        paintCrossHatchedRect(p, column, masked, palette.color(QPalette::Mid), cells.topLeft());
     }
     p.setPen(palette.color(QPalette::Text));
     if (showLabels)

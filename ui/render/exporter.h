@@ -4,6 +4,7 @@
 // with the views' own painters, so a file shows exactly what the screen does.
 
 #include "colormap.h"
+#include "modelgridpainter.h"
 #include "model/forward.h"
 #include "session.h"
 #include "snapshot.h"
@@ -52,6 +53,11 @@ struct ExportOptions
     double scale = 1.0; // PNG device pixel ratio: 2 gives twice the pixels, same layout
     bool showScores = false; // the heads grid (alone or in the dashboard) shows scores
     ColorMap colorMap = ColorMap::Viridis;
+    // The heatmap and the heads (alone, in the dashboard, or every layer's
+    // as the model grid) show the weights with the first token set aside
+    // (attn::firstTokenAside), labelled so; the pipeline and bars, and the
+    // numbers files, keep the weights as computed.
+    bool firstTokenAside = false;
     QPalette palette = lightExportPalette();
     QFont font = defaultExportFont(); // converted to a pixel size when used
     QString title; // the dashboard's title line; see dashboardTitle()
@@ -64,6 +70,8 @@ struct ExportOptions
     std::shared_ptr<const attn::ModelTrace> modelTrace;
     bool modelCausal = false;
     int modelLayer = 0;
+    ModelGridMarks modelMarks; // the model's key/value groups and windowed layers
+
 };
 
 // The snapshot the window would show for `session` (as Document::recompute

@@ -72,7 +72,10 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
 {
     const attn::AttentionMatrix &v = *matrixOf(index);
     const int rows = int(v.rows()), columns = int(v.cols());
-    const bool causal = m_snapshot->result->causal;
+    const attn::AttentionResult &result = *m_snapshot->result;
+    const bool causal = result.causal;
+    const int window = causal ? result.window : 0; // a sliding window hides the keys before it too
+    const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
     const QColor masked = HeatmapPainter::maskedBackground(palette);
     const qreal cw = cells.width() / columns, ch = cells.height() / rows;
     p.save();
@@ -81,7 +84,7 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
             const Eigen::RowVectorXd row = v.row(r);
             for (int c = 0; c < columns; ++c) {
                 const QRectF cell(cells.left() + c * cw, cells.top() + r * ch, cw, ch);
-                p.fillRect(cell, causal && c > r ? masked : colorFor(row[c]));
+                p.fillRect(cell, result.isMasked(r, c) ? masked : colorFor(row[c]));
             }
         }
     } else {
@@ -98,7 +101,7 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
                 const int visible = causal ? std::min(columns, r + 1) : columns;
                 for (int x = 0; x < w; ++x) {
                     const int c1 = std::min(int(qint64(x + 1) * columns / w), visible);
-                    for (int c = int(qint64(x) * columns / w); c < c1; ++c) {
+                    for (int c = std::max(int(qint64(x) * columns / w), firstSeen(r)); c < c1; ++c) {
                         if (!any[std::size_t(x)] || attn::strongerThan(row[c], best[std::size_t(x)]))
                             best[std::size_t(x)] = row[c];
                         any[std::size_t(x)] = 1;
@@ -120,6 +123,20 @@ void HeadsExportPainter::paintCells(QPainter &p, const QRectF &cells, int index,
             steps.push_back({cells.top() + r * ch, cells.top() + (r + 1) * ch,
                              std::min(cells.right(), cells.left() + (r + 1) * cw)});
         paintHatchedStaircase(p, steps, cells.right(), masked, HeatmapPainter::maskedHatch(palette), cells.topLeft());
+        if (window > 0 && rows > window) {
+            // The keys before each row's window, as a staircase from the left.
+            std::vector<LeftStairStep> band;
+            for (int r = window; r < rows; ++r)
+                band.push_back({cells.top() + r * ch, cells.top() + (r + 1) * ch, cells.left() + (r - window + 1) * cw});
+            paintHatchedLeftStaircase(p, band, cells.left(), masked, HeatmapPainter::maskedHatch(palette),
+                                      cells.topLeft());
+        }
+    }
+    if (showsFirstTokenAside()) {
+        // The first token's column set aside, crossed as the heatmap covers it
+        // (in the rows that see it: past a window it is masked).
+        const QRectF column(cells.left(), cells.top(), cw, window > 0 ? std::min(rows, window) * ch : cells.height());
+        paintCrossHatchedRect(p, column, masked, HeatmapPainter::maskedHatch(palette), cells.topLeft());
     }
     // Thin gaps between big cells make single cells easy to tell apart.
     if (cw >= 14 && ch >= 14) {

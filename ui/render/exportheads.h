@@ -64,6 +64,9 @@ public:
     std::optional<int> headOfTile(int index) const; // nullopt: the average
     QString tileTitle(int index) const; // "head 0" ... (0-based, as everywhere), "average"
     QString colorBarTitle() const;
+    // The weights have the first token set aside (AttentionSnapshot::firstTokenAside):
+    // its column is crossed out in every tile and the colour bar says so.
+    bool showsFirstTokenAside() const;
     // The range every tile and the colour bar share: [0, largest weight of any
     // head] or [-m, m] with m the largest score magnitude.
     double rangeMin() const;

@@ -98,8 +98,19 @@ QString HeadsExportPainter::tileTitle(int index) const
 
 QString HeadsExportPainter::colorBarTitle() const
 {
-    return m_showScores ? QCoreApplication::translate("HeadsExport", "score ω")
-                        : QCoreApplication::translate("HeadsExport", "weight α");
+    const QString name = showsFirstTokenAside()
+        ? QCoreApplication::translate("HeadsExport", "renormalised weight α (first token set aside)")
+        : m_showScores ? QCoreApplication::translate("HeadsExport", "score ω")
+                       : QCoreApplication::translate("HeadsExport", "weight α");
+    const int window = m_snapshot && m_snapshot->result && m_snapshot->result->causal ? m_snapshot->result->window : 0;
+    return window > 0 ? QCoreApplication::translate("HeadsExport", "%1 · hatched: outside the window of %2")
+                            .arg(name).arg(window)
+                      : name;
+}
+
+bool HeadsExportPainter::showsFirstTokenAside() const
+{
+    return m_snapshot && m_snapshot->result && m_snapshot->firstTokenAside && !m_showScores;
 }
 
 const attn::AttentionMatrix *HeadsExportPainter::matrixOf(int tile) const

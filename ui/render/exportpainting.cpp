@@ -78,9 +78,13 @@ void paintHeads(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot, co
     if (o.modelTrace && !outline) {
         const attn::ModelTrace &trace = *o.modelTrace;
         const int heads = trace.layers.empty() ? 0 : int(trace.layers.front().weights.size());
-        const int side = modelGridTilePixels(p, rect, int(trace.layers.size()), heads);
-        paintModelGrid(p, rect, modelGridImages(trace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window), side),
-                       o.modelLayer, modelGridHeadIndex(o.head), o.palette, switchedOffHeads(trace));
+        ModelGridMarks marks = o.modelMarks;
+        marks.firstTokenAside = o.firstTokenAside;
+        const int side = modelGridTilePixels(p, rect, int(trace.layers.size()), heads, &marks);
+        paintModelGrid(p, rect,
+                       modelGridImages(trace, o.modelCausal, o.colorMap, o.palette.color(QPalette::Window), side,
+                                       o.firstTokenAside, marks.windows),
+                       o.modelLayer, modelGridHeadIndex(o.head), o.palette, switchedOffHeads(trace), nullptr, &marks);
         return;
     }
     headsPainter(snapshot, o, vector, outline).paint(p, rect, o.palette);
@@ -156,8 +160,9 @@ void paintDashboard(QPainter &p, const QRectF &rect, const SnapshotPtr &snapshot
     const QRectF barsRect(pipelineRect.right() + gap, bottomTop, content.right() - pipelineRect.right() - gap,
                           pipelineRect.height());
 
-    paintHeatmap(p, captioned(p, heatmapRect, tr("Heatmap"), o.palette), snapshot, o, vector, o.showScores);
-    paintHeads(p, captioned(p, headsRect, tr("All heads"), o.palette), snapshot, o, vector, true);
+    const SnapshotPtr matrices = o.firstTokenAside ? firstTokenAsideSnapshot(snapshot) : snapshot;
+    paintHeatmap(p, captioned(p, heatmapRect, tr("Heatmap"), o.palette), matrices, o, vector, o.showScores);
+    paintHeads(p, captioned(p, headsRect, tr("All heads"), o.palette), matrices, o, vector, true);
     paintPipeline(p, captioned(p, pipelineRect, tr("Query → scores → weights → context"), o.palette), snapshot, o);
     paintBars(p, captioned(p, barsRect, tr("Embedding vs context"), o.palette), snapshot, o);
 }
@@ -186,9 +191,11 @@ QSize headsSize(const SnapshotPtr &snapshot, const ExportOptions &o, const QSize
 {
     const QRectF content = exportContentRect(QRectF(QPointF(0, 0), QSizeF(largest)), ExportView::Heads);
     if (o.modelTrace && !o.modelTrace->layers.empty()) {
+        ModelGridMarks marks = o.modelMarks;
+        marks.firstTokenAside = o.firstTokenAside;
         const ModelGridLayout grid = modelGridLayout(content, int(o.modelTrace->layers.size()),
                                                      int(o.modelTrace->layers.front().weights.size()),
-                                                     QFontMetricsF(pixelFont(o.font)));
+                                                     QFontMetricsF(pixelFont(o.font)), &marks);
         const QRectF last = grid.tileRect(grid.layers - 1, grid.heads - 1);
         const QSizeF used = QSizeF(last.right() + 4, last.bottom() + 4) + QSizeF(largest) - content.size()
             - QSizeF(content.left(), content.top());
@@ -273,13 +280,14 @@ void paintView(QPainter &painter, const QRectF &rect, const SnapshotPtr &snapsho
     if (!options.transparent)
         painter.fillRect(rect, options.palette.color(dashboard ? QPalette::Window : QPalette::Base));
     const QRectF content = exportContentRect(rect, options.view);
+    const auto matrices = [&] { return options.firstTokenAside ? firstTokenAsideSnapshot(snapshot) : snapshot; };
     switch (options.view) {
     case ExportView::Heatmap:
     case ExportView::Scores:
-        paintHeatmap(painter, content, snapshot, options, vector, options.view == ExportView::Scores);
+        paintHeatmap(painter, content, matrices(), options, vector, options.view == ExportView::Scores);
         break;
     case ExportView::Heads:
-        paintHeads(painter, content, snapshot, options, vector, false);
+        paintHeads(painter, content, matrices(), options, vector, false);
         break;
     case ExportView::Pipeline:
         paintPipeline(painter, rect, snapshot, options);

@@ -31,4 +31,20 @@ std::vector<QLineF> staircaseHatch(const std::vector<StairStep> &steps, qreal ri
 void paintHatchedStaircase(QPainter &p, const std::vector<StairStep> &steps, qreal right, const QColor &background,
                            const QColor &hatch, const QPointF &origin);
 
+// A staircase anchored at the left edge `left`: row s is masked from `left`
+// to s.right, which never decreases down the rows (the keys before a
+// sliding window: the later a query, the more of them). The same "/" hatch,
+// in phase with paintHatchedStaircase's for the same `origin`.
+struct LeftStairStep
+{
+    qreal top = 0, bottom = 0, right = 0;
+};
+void paintHatchedLeftStaircase(QPainter &p, const std::vector<LeftStairStep> &steps, qreal left,
+                               const QColor &background, const QColor &hatch, const QPointF &origin);
+
+// A rectangle filled with `background` and cross-hatched ("/" and "\") in
+// `hatch`, as line segments (a column set aside, not masked).
+void paintCrossHatchedRect(QPainter &p, const QRectF &rect, const QColor &background, const QColor &hatch,
+                           const QPointF &origin);
+
 constexpr qreal kHatchSpacing = 8;

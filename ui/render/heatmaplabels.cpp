@@ -33,6 +33,9 @@ QString HeatmapPainter::title() const
     QString text = cross ? (m_showScores ? tr("Cross-attention scores ω: keys and values from the source")
                                          : tr("Cross-attention weights α: keys and values from the source"))
                          : m_showScores ? tr("Raw scores ω") : tr("Attention weights α");
+    // Said at once, so no elision hides it: these are not the weights computed.
+    if (showsFirstTokenAside())
+        text += QStringLiteral(", ") + tr("first token set aside, rows renormalised");
     if (m_snapshot && m_snapshot->modelLayer >= 0)
         text += QStringLiteral(" · ") + tr("layer %1").arg(m_snapshot->modelLayer);
     const int heads = hasResult() ? int(m_snapshot->result->heads.size()) : 0;
@@ -43,6 +46,8 @@ QString HeatmapPainter::title() const
             + (head ? tr("%1 (heads 0–%2)").arg(attn::headName(*head)).arg(heads - 1)
                          : tr("average of %1 heads").arg(heads));
     }
+    if (hasResult() && m_snapshot->result->window > 0)
+        text += QStringLiteral(" · ") + tr("window %1").arg(m_snapshot->result->window);
     if (shownHeadSwitchedOff())
         text += QStringLiteral(" · ") + tr("switched off");
     return text;
@@ -51,12 +56,18 @@ QString HeatmapPainter::title() const
 QString HeatmapPainter::colorBarTitle() const
 {
     // Says which scale is in force: fitted colours cannot be compared between edits.
-    if (m_showScores)
-        return m_colorScale.fixedScores ? tr("scores ω, fixed scale ±%1").arg(formatTick(m_rangeMax))
+    QString text;
+    if (m_showScores) {
+        text = m_colorScale.fixedScores ? tr("scores ω, fixed scale ±%1").arg(formatTick(m_rangeMax))
                                         : tr("scores ω, scale ±max %1").arg(formatTick(m_dataMax));
-    const QString name = m_valueName.isEmpty() ? tr("weights α") : m_valueName;
-    return m_colorScale.fixedWeights ? tr("%1, fixed scale 0–1").arg(name)
-                                     : tr("%1, scale 0–max %2").arg(name, formatTick(m_dataMax));
+    } else {
+        const QString name = showsFirstTokenAside() ? tr("renormalised weights α (first token aside)")
+                             : m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+        text = m_colorScale.fixedWeights ? tr("%1, fixed scale 0–1").arg(name)
+                                         : tr("%1, scale 0–max %2").arg(name, formatTick(m_dataMax));
+    }
+    // Said first, so an elided title keeps it: why the lower left is hatched.
+    return outsideWindowText().isEmpty() ? text : tr("hatched: %1 · %2").arg(outsideWindowText(), text);
 }
 
 QString HeatmapPainter::colorBarTitleFitting(const QFontMetricsF &metrics, qreal length) const
@@ -66,7 +77,10 @@ QString HeatmapPainter::colorBarTitleFitting(const QFontMetricsF &metrics, qreal
     const QString whole = colorBarTitle();
     if (metrics.horizontalAdvance(whole) <= length)
         return whole;
-    const QString name = m_showScores ? tr("scores ω") : m_valueName.isEmpty() ? tr("weights α") : m_valueName;
+    const QString name = m_showScores            ? tr("scores ω")
+                         : showsFirstTokenAside() ? tr("renormalised weights α (first token aside)")
+                         : m_valueName.isEmpty()  ? tr("weights α")
+                                                  : m_valueName;
     return metrics.elidedText(name, Qt::ElideRight, length);
 }
 

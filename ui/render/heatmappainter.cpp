@@ -205,6 +205,7 @@ void HeatmapPainter::paintBase(QPainter &p, const QRectF &rect, const QPalette &
     p.setClipRect(l.cellArea(), Qt::IntersectClip); // zoomed in, cells reach past it
     paintCells(p, l, palette);
     paintMask(p, l, palette);
+    paintFirstTokenAside(p, l, palette);
     if (m_query >= 0 && m_query < rows()) {
         p.setPen(QPen(palette.color(QPalette::Highlight), 2.5));
         p.setBrush(Qt::NoBrush);
@@ -268,7 +269,8 @@ void HeatmapPainter::paintStepOutline(QPainter &p, const QRectF &cell, const QCo
 
 void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const
 {
-    if (!m_snapshot->result->causal)
+    const attn::AttentionResult &result = *m_snapshot->result;
+    if (!result.causal)
         return;
     // The masked keys (column > row) of the visible rows form a staircase:
     // one polygon, O(visible rows).
@@ -284,6 +286,39 @@ void HeatmapPainter::paintMask(QPainter &p, const HeatmapLayout &l, const QPalet
     }
     paintHatchedStaircase(p, steps, area.right(), maskedBackground(palette), maskedHatch(palette),
                           l.contentRect().topLeft());
+    // A sliding window hides the keys before it too: a staircase from the
+    // left edge, keys 0 ... row - window of every row past the window.
+    if (result.window <= 0 || r1 - 1 < result.window)
+        return;
+    std::vector<LeftStairStep> band;
+    for (int r = std::max(r0, result.window); r < r1; ++r) {
+        const QRectF lastHidden = l.cellRect(r, r - result.window);
+        band.push_back({lastHidden.top(), lastHidden.bottom(), std::clamp(lastHidden.right(), area.left(), area.right())});
+    }
+    paintHatchedLeftStaircase(p, band, area.left(), maskedBackground(palette), maskedHatch(palette),
+                              l.contentRect().topLeft());
+    // The band says why, where it has room: the window, not the order, hides these keys.
+    if (m_compact)
+        return;
+    const QString text = outsideWindowText();
+    const QFontMetricsF metrics(p.font(), p.device());
+    const int last = r1 - 1, hidden = last - result.window + 1; // keys the last row does not see
+    const QRectF room = l.cellRect(last, 0).united(l.cellRect(last, hidden - 1)).intersected(area);
+    if (room.width() >= metrics.horizontalAdvance(text) + 8 && room.height() >= metrics.height()) {
+        const QRectF box(room.left() + 3, room.center().y() - metrics.height() / 2,
+                         metrics.horizontalAdvance(text) + 6, metrics.height());
+        p.save();
+        p.fillRect(box, palette.color(QPalette::Base));
+        p.setPen(palette.color(QPalette::Text));
+        p.drawText(box, Qt::AlignCenter, text);
+        p.restore();
+    }
+}
+
+QString HeatmapPainter::outsideWindowText() const
+{
+    const int window = hasResult() ? m_snapshot->result->window : 0;
+    return window > 0 ? tr("outside the window of %1").arg(window) : QString();
 }
 
 int HeatmapPainter::cellDecimals() const
@@ -303,7 +338,7 @@ void HeatmapPainter::paintNumbers(QPainter &p, const HeatmapLayout &l) const
     const int decimals = cellDecimals();
     for (int r = r0; r < r1; ++r) {
         for (int c = c0; c < c1; ++c) {
-            if (isMasked(r, c))
+            if (isMasked(r, c) || (c == 0 && showsFirstTokenAside()))
                 continue;
             const double v = valueAt(r, c);
             const QString text = attn::formatFixed(v, decimals);

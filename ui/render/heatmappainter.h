@@ -121,6 +121,14 @@ public:
     // The colour bar's title as drawn along `length` pixels: whole when it
     // fits, else the values' name alone ("weights α"), elided only past that.
     QString colorBarTitleFitting(const QFontMetricsF &metrics, qreal length) const;
+    // Whether the weights drawn have the first token set aside
+    // (AttentionSnapshot::firstTokenAside; never for scores): its column is
+    // covered and named, the title and colour bar say the rows are renormalised.
+    bool showsFirstTokenAside() const;
+    static QString firstTokenAsideText(); // the first column's word
+    // "outside the window of 3" for a layer with a sliding window, else empty:
+    // the colour bar, the hatched band and the tooltips say it.
+    QString outsideWindowText() const;
     // What the weights are called on the colour bar ("weights α" when empty),
     // for matrices that are not one head's weights (the rollout).
     void setValueName(const QString &name) { m_valueName = name; }
@@ -157,6 +165,7 @@ private:
     void paintMask(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintNumbers(QPainter &p, const HeatmapLayout &l) const;
     void paintSwitchedOffVeil(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
+    void paintFirstTokenAside(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintLabels(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     void paintColorBar(QPainter &p, const HeatmapLayout &l, const QPalette &palette) const;
     QString formatTick(double value) const;

@@ -1,8 +1,10 @@
 #include "modelgridpainter.h"
 
 #include "devicepixels.h"
+#include "model/firsttokenaside.h"
 
 #include <QObject>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 
@@ -22,51 +24,129 @@ double ModelGridLayout::tileSide() const
 {
     if (layers <= 0 || heads <= 0)
         return 0;
-    const double w = (bounds.width() - labelWidth) / heads, h = (bounds.height() - labelHeight) / layers;
+    const int groups = kvGroup > 1 ? heads / kvGroup : 1;
+    const double w = (bounds.width() - labelWidth - (groups - 1) * groupGap) / heads;
+    const double h = (bounds.height() - captionHeight - groupLabelHeight - labelHeight) / layers;
     return std::max(1.0, std::floor(std::min(w, h) - kGap));
 }
 
 QRectF ModelGridLayout::tileRect(int layer, int head) const
 {
     const double side = tileSide(), step = side + kGap;
-    return {bounds.left() + labelWidth + head * step, bounds.top() + labelHeight + layer * step, side, side};
+    const double group = kvGroup > 1 ? double(head / kvGroup) * groupGap : 0.0;
+    return {bounds.left() + labelWidth + head * step + group,
+            bounds.top() + captionHeight + groupLabelHeight + labelHeight + layer * step, side, side};
 }
 
 bool ModelGridLayout::tileAt(const QPointF &pos, int *layer, int *head) const
 {
     const double step = tileSide() + kGap;
-    if (step <= kGap)
+    if (step <= kGap || layers <= 0 || heads <= 0)
         return false;
-    const int h = int(std::floor((pos.x() - bounds.left() - labelWidth) / step));
-    const int l = int(std::floor((pos.y() - bounds.top() - labelHeight) / step));
-    if (l < 0 || l >= layers || h < 0 || h >= heads || !tileRect(l, h).contains(pos))
+    const int l = int(std::floor((pos.y() - tileRect(0, 0).top()) / step));
+    if (l < 0 || l >= layers)
         return false;
-    *layer = l;
-    *head = h;
-    return true;
+    for (int h = 0; h < heads; ++h) {
+        if (tileRect(l, h).contains(pos)) {
+            *layer = l;
+            *head = h;
+            return true;
+        }
+    }
+    return false;
 }
 
-ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics)
+QRectF ModelGridLayout::groupRect(int group) const
 {
+    if (kvGroup <= 1 || layers <= 0 || group < 0 || (group + 1) * kvGroup > heads)
+        return {};
+    const double margin = std::min(groupGap, kGap) / 2 + 1;
+    return tileRect(0, group * kvGroup)
+        .united(tileRect(layers - 1, (group + 1) * kvGroup - 1))
+        .adjusted(-margin, -margin, margin, margin);
+}
+
+QRectF ModelGridLayout::captionRect() const
+{
+    return {bounds.left(), bounds.top(), bounds.width(), captionHeight};
+}
+
+ModelGridMarks modelGridMarks(const attn::ModelConfig &config)
+{
+    ModelGridMarks marks;
+    marks.kvGroup = config.kvHeads() < config.heads ? config.kvGroup() : 1;
+    for (int l = 0; l < config.layers; ++l)
+        marks.windows.push_back(config.causal ? config.windowOf(l) : 0);
+    return marks;
+}
+
+QString modelGridCaption(const ModelGridMarks &marks)
+{
+    QStringList parts;
+    if (marks.firstTokenAside)
+        parts << QObject::tr("First token set aside: each row's other weights renormalised (not the model's weights)");
+    int window = 0;
+    for (int w : marks.windows)
+        window = std::max(window, w);
+    if (window > 0)
+        parts << (window == 1 ? QObject::tr("w: layer with a sliding window of 1 token")
+                              : QObject::tr("w: layer with a sliding window of %1 tokens").arg(window));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString modelGridRowLabel(int layer, const ModelGridMarks &marks)
+{
+    return marks.windowed(layer) ? QStringLiteral("L%1 w").arg(layer) : QStringLiteral("L%1").arg(layer);
+}
+
+ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics,
+                                const ModelGridMarks *marks, bool sorted)
+{
+    const ModelGridMarks none;
+    const ModelGridMarks &m = marks ? *marks : none;
     ModelGridLayout l;
     l.layers = layers;
     l.heads = heads;
     l.bounds = bounds;
-    l.labelWidth = metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, layers - 1))) + 6;
+    // As wide as the widest row label: a windowed layer's carries its mark.
+    double widest = metrics.horizontalAdvance(QStringLiteral("L%1").arg(std::max(0, layers - 1)));
+    for (int layer = 0; layer < layers; ++layer)
+        if (m.windowed(layer))
+            widest = std::max(widest, metrics.horizontalAdvance(modelGridRowLabel(layer, m)));
+    l.labelWidth = widest + 6;
     l.labelHeight = metrics.height() + 2;
+    l.captionHeight = modelGridCaption(m).isEmpty() ? 0 : metrics.height() + 4;
+    if (m.grouped(heads) && !sorted) {
+        l.kvGroup = m.kvGroup;
+        l.groupGap = 6;
+        l.groupLabelHeight = metrics.height() + 2;
+    }
     return l;
 }
 
-ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide)
+ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide, bool firstTokenAside,
+                                const std::vector<int> &windows)
 {
     ModelGridLevels layers;
+    Eigen::VectorXf rowScale;
     for (const attn::LayerTrace &layer : trace.layers) {
+        const std::size_t l = layers.size();
+        // Keys before this in row r are outside its window (none without one).
+        const int window = causal && l < windows.size() ? std::max(0, windows[l]) : 0;
+        const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
         std::vector<QImage> tiles;
         for (const attn::RowMatrix<float> &w : layer.weights) {
             const int n = int(w.rows()), m = int(w.cols());
             const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
             QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
             image.fill(0);
+            // With the first token set aside, row r's weights times its factor
+            // (attn::firstTokenAside) and column 0 drawn as masked.
+            rowScale.setOnes(n);
+            if (firstTokenAside)
+                for (int r = 0; r < n; ++r)
+                    rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
+            const int firstShown = firstTokenAside ? 1 : 0;
             if (rows == n && cols == m) {
                 // One pixel per weight (the texts a user types): no block to
                 // reduce, and 144 heads of 64 x 64 at every keystroke.
@@ -74,7 +154,9 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                     uchar *line = image.scanLine(r);
                     const float *weights = w.row(r).data();
                     for (int c = 0; c < cols; ++c)
-                        line[c] = causal && c > r ? uchar(kGridMasked) : level(weights[c]);
+                        line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
+                            ? uchar(kGridMasked)
+                            : level(weights[c] * rowScale[r]);
                 }
                 tiles.push_back(image);
                 continue;
@@ -83,12 +165,17 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                 uchar *line = image.scanLine(r);
                 const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
                 for (int c = 0; c < cols; ++c) {
-                    const int c0 = int(qint64(c) * m / cols), c1 = std::max(c0 + 1, int(qint64(c + 1) * m / cols));
-                    if (causal && c0 > r1 - 1) {
+                    // The block's columns some row of it sees: masked when none.
+                    const int c0 = std::max({firstShown, int(qint64(c) * m / cols), firstSeen(r0)});
+                    const int c1 = std::max(int(qint64(c) * m / cols) + 1, int(qint64(c + 1) * m / cols));
+                    if ((causal && c0 > r1 - 1) || c0 >= c1) {
                         line[c] = uchar(kGridMasked);
                         continue;
                     }
-                    line[c] = level(w.block(r0, c0, r1 - r0, c1 - c0).maxCoeff());
+                    float largest = 0;
+                    for (int y = r0; y < r1; ++y)
+                        largest = std::max(largest, w.row(y).segment(c0, c1 - c0).maxCoeff() * rowScale[y]);
+                    line[c] = level(largest);
                 }
             }
             tiles.push_back(image);
@@ -135,9 +222,9 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
     return out;
 }
 
-int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads)
+int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads, const ModelGridMarks *marks)
 {
-    const double side = modelGridLayout(bounds, layers, heads, QFontMetricsF(p.font())).tileSide();
+    const double side = modelGridLayout(bounds, layers, heads, QFontMetricsF(p.font()), marks).tileSide();
     const QSize pixels = boundedToPixels(p, QRectF(0, 0, side, side), QSize(kModelGridMaxSide, kModelGridMaxSide));
     return std::min(pixels.width(), pixels.height());
 }
@@ -167,9 +254,10 @@ std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, Co
 }
 
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
-                                                 const QColor &masked, int maxSide)
+                                                 const QColor &masked, int maxSide, bool firstTokenAside,
+                                                 const std::vector<int> &windows)
 {
-    return colouredTiles(modelGridLevels(trace, causal, maxSide), map, masked);
+    return colouredTiles(modelGridLevels(trace, causal, maxSide, firstTokenAside, windows), map, masked);
 }
 
 std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &l, const QFontMetricsF &metrics)
@@ -186,7 +274,9 @@ std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &l
         // Centred on its tile, as wide as `every` columns: neighbours never meet.
         const QPointF centre = l.tileRect(0, column).center();
         const QString text = named ? QStringLiteral("H%1").arg(column) : QString::number(column);
-        labels.push_back({QRectF(centre.x() - every * step / 2, l.bounds.top(), every * step, l.labelHeight), text});
+        // Just above the tiles: under the caption and the key/value groups' names when there are any.
+        const double top = l.tileRect(0, 0).top() - l.labelHeight;
+        labels.push_back({QRectF(centre.x() - every * step / 2, top, every * step, l.labelHeight), text});
     }
     return labels;
 }
@@ -237,15 +327,17 @@ void paintScoreBand(QPainter &p, const QRectF &tile, double value, const ModelGr
 
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
                     int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff,
-                    const ModelGridScores *scores)
+                    const ModelGridScores *scores, const ModelGridMarks *marks)
 {
     const QFontMetricsF fm(p.font());
     const int layers = int(tiles.size()), heads = tiles.empty() ? 0 : int(tiles.front().size());
-    const ModelGridLayout l = modelGridLayout(bounds, layers, heads, fm);
-    if (layers == 0 || heads == 0)
-        return;
     const bool showScores = scores && !scores->values.empty();
     const bool sorted = showScores && scores->sorted;
+    const ModelGridMarks none;
+    const ModelGridMarks &m = marks ? *marks : none;
+    const ModelGridLayout l = modelGridLayout(bounds, layers, heads, fm, &m, sorted);
+    if (layers == 0 || heads == 0)
+        return;
     const std::vector<std::vector<int>> order = modelGridOrder(layers, heads, showScores ? scores : nullptr);
     auto position = [&](int row, int h) {
         const std::vector<int> &o = order[std::size_t(row)];
@@ -253,25 +345,73 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
     };
     const double side = l.tileSide();
     p.save();
+    const QString caption = modelGridCaption(m);
+    if (!caption.isEmpty()) {
+        // Said first and in bold: these tiles are not the model's own weights.
+        QFont bold = p.font();
+        bold.setBold(m.firstTokenAside);
+        p.setFont(bold);
+        p.setPen(palette.color(QPalette::Text));
+        p.drawText(l.captionRect(), Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetricsF(bold).elidedText(caption, Qt::ElideRight, l.captionRect().width()));
+        bold.setBold(false);
+        p.setFont(bold);
+    }
+    if (l.kvGroup > 1) {
+        // Every other group on a band of its own, each under its key/value head's name.
+        for (int g = 0; g * l.kvGroup < heads; ++g) {
+            const QRectF band = l.groupRect(g);
+            if (g % 2 == 1)
+                p.fillRect(band, palette.color(QPalette::AlternateBase));
+            p.setPen(QPen(palette.color(QPalette::Mid), 1));
+            const double top = l.tileRect(0, 0).top() - l.labelHeight - l.groupLabelHeight / 2;
+            p.drawLine(QPointF(band.left() + 1, top), QPointF(band.right() - 1, top));
+            const QString name = QObject::tr("kv %1").arg(g);
+            const QRectF labelRect(band.left(), top - l.groupLabelHeight / 2, band.width(), l.groupLabelHeight);
+            const double width = fm.horizontalAdvance(name) + 6;
+            if (width <= band.width()) {
+                const QRectF text(labelRect.center().x() - width / 2, labelRect.top(), width, labelRect.height());
+                p.fillRect(text, palette.color(g % 2 == 1 ? QPalette::AlternateBase : QPalette::Base));
+                p.setPen(palette.color(QPalette::Text));
+                p.drawText(text, Qt::AlignCenter, name);
+            }
+        }
+    }
     p.setPen(palette.color(QPalette::Text));
     // Labels only where they fit: a 24-layer grid in a small dock skips every other one.
     const int every = std::max(1, int(std::ceil((fm.height() + 2) / (side + kGap))));
-    for (int row = 0; row < layers; row += every) {
+    for (int row = 0; row < layers; ++row) {
+        // A windowed layer's mark is never skipped: it tells the layers apart.
+        if (row % every != 0 && !m.windowed(row))
+            continue;
         const QRectF t = l.tileRect(row, 0);
-        p.drawText(QRectF(l.bounds.left(), t.top(), l.labelWidth - 4, side), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("L%1").arg(row));
+        const QRectF label(l.bounds.left(), t.top(), l.labelWidth - 4, side);
+        if (row % every != 0) { // only the mark, where the label would crowd its neighbours
+            p.setPen(palette.color(QPalette::Highlight));
+            p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("w"));
+            p.setPen(palette.color(QPalette::Text));
+            continue;
+        }
+        // "L3 w": the number as every label, the mark in the highlight colour.
+        const double mark = m.windowed(row) ? fm.horizontalAdvance(QStringLiteral(" w")) : 0.0;
+        p.drawText(label.adjusted(0, 0, -mark, 0), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(row));
+        if (m.windowed(row)) {
+            p.setPen(palette.color(QPalette::Highlight));
+            p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("w"));
+            p.setPen(palette.color(QPalette::Text));
+        }
     }
     if (sorted) {
         // Columns are ranks, not heads: each tile names its own head.
-        p.drawText(QRectF(l.tileRect(0, 0).left(), l.bounds.top(), l.bounds.right() - l.tileRect(0, 0).left(),
-                          l.labelHeight),
+        p.drawText(QRectF(l.tileRect(0, 0).left(), l.tileRect(0, 0).top() - l.labelHeight,
+                          l.bounds.right() - l.tileRect(0, 0).left(), l.labelHeight),
                    Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("highest score first →"));
     } else {
         const std::vector<ModelGridColumnLabel> labels = modelGridColumnLabels(l, fm);
         for (const ModelGridColumnLabel &label : labels)
             p.drawText(label.rect, Qt::AlignCenter, label.text);
         if (!labels.empty() && !labels.front().text.startsWith(QLatin1Char('H')))
-            p.drawText(QRectF(l.bounds.left(), l.bounds.top(), l.labelWidth - 4, l.labelHeight),
+            p.drawText(QRectF(l.bounds.left(), l.tileRect(0, 0).top() - l.labelHeight, l.labelWidth - 4, l.labelHeight),
                        Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("H"));
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells

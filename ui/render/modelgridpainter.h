@@ -17,20 +17,60 @@
 // Thumbnails keep at most this many cells a side (one pixel each).
 constexpr int kModelGridMaxSide = 128;
 
+// What the grid says about the model and the weights beside its tiles.
+struct ModelGridMarks
+{
+    // Query heads per key/value head (grouped-query attention; 1: none):
+    // each group's tiles stand together on a band of their own, apart from
+    // the next group, under a label naming their key/value head ("kv 0").
+    int kvGroup = 1;
+    // Per layer, its sliding window (0 or missing: none): such a layer's row
+    // label carries a mark, and the caption says what it means.
+    std::vector<int> windows;
+    // The tiles show weights with the first token set aside: the caption says so first.
+    bool firstTokenAside = false;
+
+    bool grouped(int heads) const { return kvGroup > 1 && kvGroup < heads && heads % kvGroup == 0; }
+    bool windowed(int layer) const
+    {
+        return layer >= 0 && std::size_t(layer) < windows.size() && windows[std::size_t(layer)] > 0;
+    }
+};
+
+// What a model's config says for the grid: its key/value groups (when it has
+// fewer key/value heads than query heads) and each layer's window.
+ModelGridMarks modelGridMarks(const attn::ModelConfig &config);
+
+// The line above the grid (empty: none): the first token set aside, what a
+// row's window mark means.
+QString modelGridCaption(const ModelGridMarks &marks);
+// A windowed layer's row label ("L3 w"), else "L3".
+QString modelGridRowLabel(int layer, const ModelGridMarks &marks);
+
 // Where the labels and the square tiles go in a rectangle; plain maths, for tests.
 struct ModelGridLayout
 {
     int layers = 0, heads = 0;
     QRectF bounds;
     double labelWidth = 0, labelHeight = 0;
+    double captionHeight = 0; // the caption's line at the top (0: none)
+    double groupLabelHeight = 0; // the key/value groups' labels, above the heads' (0: no groups)
+    int kvGroup = 1;           // tiles per group (1: no groups)
+    double groupGap = 0;       // extra room between two groups
 
     double tileSide() const;                 // the square tiles' side, gaps excluded
     QRectF tileRect(int layer, int head) const;
     bool tileAt(const QPointF &pos, int *layer, int *head) const; // false between tiles
+    // Group g's tiles of every layer, with a little margin (no groups: empty).
+    QRectF groupRect(int group) const;
+    QRectF captionRect() const;
 };
 
-// The grid's layout in `bounds` for labels drawn with `metrics`.
-ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics);
+// The grid's layout in `bounds` for labels drawn with `metrics`; groups of
+// key/value heads only when `marks` has them and the heads are in their own
+// order (sorted by a score, a column is a rank, not a head).
+ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics,
+                                const ModelGridMarks *marks = nullptr, bool sorted = false);
 
 // One thumbnail per head, layers outer, before it has colours: one byte per
 // pixel (Format_Grayscale8), the weight as a level 0 ... kGridLevelTop of
@@ -38,10 +78,15 @@ ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, con
 // cell, up to `maxSide` cells a side; a pixel of a long text is the largest
 // weight of its block of cells, so a sharp head stays visible when shrunk.
 // The slow part, independent of colours: the window builds it on a worker.
+// With `firstTokenAside`, each row's weights renormalised without the first
+// token (attn::firstTokenAside) and its column drawn as masked. windows[l]:
+// layer l's sliding window (0 or missing: none); the keys a window hides are
+// masked as the causal mask's are.
 using ModelGridLevels = std::vector<std::vector<QImage>>;
 constexpr int kGridLevelTop = 254;
 constexpr int kGridMasked = 255;
-ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide);
+ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide,
+                                bool firstTokenAside = false, const std::vector<int> &windows = {});
 
 // The levels at most `side` pixels a side: a pixel of a larger thumbnail is
 // the highest level of its block (the largest weight), masked only where
@@ -52,7 +97,8 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side);
 // How many device pixels a side each tile gets when `p` paints the grid of
 // layers x heads in `bounds` (paintModelGrid's layout), at most
 // kModelGridMaxSide; kModelGridMaxSide on SVG and PDF.
-int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads);
+int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads,
+                        const ModelGridMarks *marks = nullptr);
 
 // The levels in `map`'s colours, masked pixels in `masked` (one table look-up a pixel).
 std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked);
@@ -69,7 +115,8 @@ struct ModelGridTiles
 
 // Both at once.
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
-                                                 const QColor &masked, int maxSide);
+                                                 const QColor &masked, int maxSide, bool firstTokenAside = false,
+                                                 const std::vector<int> &windows = {});
 
 // One pattern score per head shown on the grid (model/headscores.h): a band
 // under each tile in the score's colour, with its value where it fits; with
@@ -100,10 +147,11 @@ std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelG
 // Paints the grid as the view shows it (labels, tiles, the selected tile or,
 // for head -1, the selected layer's row outlined) into `bounds` of any painter:
 // the window and the export share it. The background is the caller's.
-// Switched-off heads are veiled and crossed out.
+// Switched-off heads are veiled and crossed out; `marks` adds the caption,
+// the key/value groups and the windowed layers' marks.
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
                     int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff = {},
-                    const ModelGridScores *scores = nullptr);
+                    const ModelGridScores *scores = nullptr, const ModelGridMarks *marks = nullptr);
 
 // The mark of a switched-off head over its tile: a veil of the window colour and a cross.
 void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette);

@@ -35,7 +35,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
     const bool simplified = !result->projected;
     if (result->positionalEncoding)
         model.queryTitle = simplified ? tr("q = x + PE") : tr("q = (x+PE)·W_q");
-    else if (result->rotary) // turned by its position: rot(·)
+    else if (result->rotary || result->rotation) // turned by its position (a session's, or a model layer's): rot(·)
         model.queryTitle = simplified ? tr("q = rot(x)") : tr("q = rot(x·W_q)");
     else
         model.queryTitle = simplified ? tr("query q = x") : tr("query q");
@@ -86,6 +86,7 @@ PipelineModel buildPipelineModel(const AttentionSnapshot &snapshot, int query, i
         row.scaled = scores[j] * result->scoreScale;
         row.weight = weights[j];
         row.masked = result->isMasked(i, j);
+        row.outsideWindow = result->isOutsideWindow(i, j);
         row.isSelf = result->sourceInputs.size() == 0 && j == i;
         model.rows.push_back(row);
     }

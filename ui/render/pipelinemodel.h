@@ -16,6 +16,7 @@ struct PipelineKeyRow
     double scaled = 0.0; // score * scoreScale: what the softmax sees
     double weight = 0.0;
     bool masked = false;
+    bool outsideWindow = false; // masked by the layer's sliding window (before the query's window)
     bool isSelf = false; // the query's own token (self-attention only)
 };
 

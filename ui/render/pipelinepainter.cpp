@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -312,6 +313,14 @@ QString PipelinePainter::sharingNote(const PipelineModel &model)
     return tr("Heads %1 share these keys and values; only their queries differ.").arg(list);
 }
 
+QRectF PipelinePainter::sharingRoom(const PipelineModel &model, const PipelineLayout &L)
+{
+    const QRectF q = L.steps[PipelineLayout::QueryStep];
+    const int lines = int(model.queryValues.size()) + (model.hiddenDims > 0 ? 1 : 0);
+    return QRectF(q.left(), L.rowsTop + (lines + 0.5) * L.rowHeight, q.width(),
+                  std::max(0.0, q.bottom() - L.rowsTop - (lines + 0.5) * L.rowHeight));
+}
+
 // Under q: which key/value head this head reads, and which heads share it.
 void PipelinePainter::paintSharing(QPainter &painter, const PipelineModel &model, const PipelineLayout &L,
                                    const Ink &ink) const
@@ -319,12 +328,9 @@ void PipelinePainter::paintSharing(QPainter &painter, const PipelineModel &model
     const QString note = sharingNote(model);
     if (note.isEmpty())
         return;
-    const QRectF q = L.steps[PipelineLayout::QueryStep];
-    const int lines = int(model.queryValues.size()) + (model.hiddenDims > 0 ? 1 : 0);
-    const QRectF room(q.left(), L.rowsTop + (lines + 0.5) * L.rowHeight, q.width(),
-                      q.bottom() - L.rowsTop - (lines + 0.5) * L.rowHeight);
+    const QRectF room = sharingRoom(model, L);
     if (room.height() < 2 * L.lineHeight)
-        return;
+        return; // paintKeys puts it on the Σ line
     painter.setFont(m_font);
     painter.setPen(ink.faint);
     painter.drawText(room, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, note);
@@ -419,7 +425,11 @@ void PipelinePainter::paintKeys(QPainter &painter, const PipelineModel &model, c
         const QRectF weightCell = cell(weights.right() - L.weightWidth, L.weightWidth, k);
         if (row.masked) {
             // Masked before the softmax: no score enters it, no bar comes out.
-            painter.drawText(cell(scoreLeft, numbersRight - scoreLeft, k), Qt::AlignRight | Qt::AlignVCenter, tr("masked"));
+            // Why: the key comes after the query, or before its sliding window.
+            const QRectF why = cell(scoreLeft, numbersRight - scoreLeft, k);
+            painter.drawText(why, Qt::AlignRight | Qt::AlignVCenter,
+                             row.outsideWindow ? fm.elidedText(tr("outside window"), Qt::ElideLeft, why.width())
+                                               : tr("masked"));
             painter.drawText(barCell, Qt::AlignLeft | Qt::AlignVCenter, tr("masked"));
             painter.drawText(weightCell, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0"));
             continue;
@@ -448,6 +458,14 @@ void PipelinePainter::paintKeys(QPainter &painter, const PipelineModel &model, c
     painter.setPen(ink.text);
     painter.drawText(QRectF(weights.left(), sumTop, weights.width(), L.lineHeight), Qt::AlignRight | Qt::AlignVCenter,
                      tr("Σ = %1").arg(formatNumber(model.weightSum, 2)));
+    // Shared key/value heads when there is no room under q (a model's long
+    // vectors fill its column): on the Σ line's free left part, one line.
+    const QString shared = sharingNote(model);
+    if (!shared.isEmpty() && sharingRoom(model, L).height() < 2 * L.lineHeight) {
+        const QRectF room(L.steps[0].left(), sumTop, weights.left() - L.gap - L.steps[0].left(), L.lineHeight);
+        painter.setPen(ink.faint);
+        painter.drawText(room, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(shared, Qt::ElideRight, room.width()));
+    }
 
     // Arrows between the steps, level with the middle of the numbers.
     const int vectorLines = int(model.queryValues.size()) + (model.hiddenDims > 0 ? 1 : 0);

@@ -64,6 +64,9 @@ public:
     static QString contextTitle(const PipelineModel &model);
     // Under q, with shared key/value heads: which one this head reads and which heads share it.
     static QString sharingNote(const PipelineModel &model);
+    // The room under q's numbers the note wraps in; too little (a model's
+    // long vectors), and it goes on the Σ line's left part, one line.
+    static QRectF sharingRoom(const PipelineModel &model, const PipelineLayout &layout);
 
 private:
     struct Ink

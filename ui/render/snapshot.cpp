@@ -1,5 +1,6 @@
 #include "snapshot.h"
 
+#include "model/firsttokenaside.h"
 #include "notation.h"
 
 #include <QCoreApplication>
@@ -41,4 +42,15 @@ std::shared_ptr<AttentionSnapshot> modelLayerSnapshot(const QStringList &tokenTe
     if (snapshot->result)
         snapshot->embeddings = snapshot->result->inputs;
     return snapshot;
+}
+
+SnapshotPtr firstTokenAsideSnapshot(const SnapshotPtr &snapshot)
+{
+    if (!snapshot || !snapshot->result || snapshot->firstTokenAside)
+        return snapshot;
+    auto aside = std::make_shared<AttentionSnapshot>(*snapshot);
+    aside->realResult = snapshot->result;
+    aside->result = std::make_shared<const attn::AttentionResult>(attn::firstTokenAside(*snapshot->result));
+    aside->firstTokenAside = true;
+    return aside;
 }

@@ -30,6 +30,14 @@ struct AttentionSnapshot
     // model's, contract section 6): their context is zero. Every view that
     // shows one of them marks it.
     std::vector<int> switchedOffHeads;
+    // The first token set aside (ViewSelection::firstTokenAside): result's
+    // weights have key 0's column at 0 and each row's other weights
+    // renormalised to sum to 1 (attn::firstTokenAside); realResult holds
+    // the weights as computed. Views that draw such a snapshot say so.
+    bool firstTokenAside = false;
+    std::shared_ptr<const attn::AttentionResult> realResult;
+    // The weights as computed, whichever the snapshot draws.
+    const attn::AttentionResult *computedResult() const { return realResult ? realResult.get() : result.get(); }
     bool isSwitchedOff(int head) const
     {
         return std::find(switchedOffHeads.begin(), switchedOffHeads.end(), head) != switchedOffHeads.end();
@@ -49,5 +57,9 @@ SnapshotPtr makeSnapshot(const attn::Session &session, attn::Precision precision
 // attn::layerAttention, or null when there is none yet): the tokens' texts
 // label both axes, and the bars compare what enters the layer with what its
 // attention adds.
+// `snapshot` with the first token set aside, for the heatmap and the heads'
+// tiles; the snapshot itself when it has no result or is set aside already.
+SnapshotPtr firstTokenAsideSnapshot(const SnapshotPtr &snapshot);
+
 std::shared_ptr<AttentionSnapshot> modelLayerSnapshot(const QStringList &tokenTexts,
                                                       std::shared_ptr<const attn::AttentionResult> result, int layer);

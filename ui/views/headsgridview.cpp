@@ -89,14 +89,34 @@ void HeadsGridPainter::setVectorCells(bool vector)
         tile.setVectorCells(vector);
 }
 
-QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index) const
+bool HeadsGridPainter::showsFirstTokenAside() const
+{
+    return m_snapshot && m_snapshot->result && m_snapshot->firstTokenAside && !m_showScores;
+}
+
+QString HeadsGridPainter::firstTokenAsideCaption()
+{
+    return QCoreApplication::translate("HeadsGridView", "First token set aside: rows renormalised");
+}
+
+qreal HeadsGridPainter::captionHeight(const QFontMetricsF &metrics, qreal width) const
+{
+    if (!showsFirstTokenAside())
+        return 0;
+    // Wrapped in a narrow dock rather than cut: it is what the tiles are.
+    const QRectF text = metrics.boundingRect(QRectF(0, 0, std::max<qreal>(1, width - 2 * kMargin), 1e6),
+                                             Qt::AlignCenter | Qt::TextWordWrap, firstTokenAsideCaption());
+    return std::min(text.height(), 3 * metrics.height()) + 4;
+}
+
+QRectF HeadsGridPainter::tileRect(const QRectF &bounds, int index, qreal caption) const
 {
     const int tiles = tileCount();
     if (index < 0 || index >= tiles)
         return {};
     const int columns = this->columns();
     const int rows = (tiles + columns - 1) / columns;
-    const QRectF inner = bounds.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const QRectF inner = bounds.adjusted(kMargin, kMargin + caption, -kMargin, -kMargin);
     // Square tiles, the grid centred across the width: a tall dock does not
     // stretch one head into a tall frame.
     const qreal w = std::max<qreal>(1, (inner.width() - (columns - 1) * kGap) / columns);
@@ -117,10 +137,10 @@ QRectF HeadsGridPainter::tileCellsRect(const QRectF &tile, qreal titleHeight, in
     return QRectF(room.center().x() - w / 2, room.top() + (room.height() - h) / 2, w, h);
 }
 
-int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos) const
+int HeadsGridPainter::tileAt(const QRectF &bounds, const QPointF &pos, qreal caption) const
 {
     for (int i = 0; i < tileCount(); ++i) {
-        if (tileRect(bounds, i).contains(pos))
+        if (tileRect(bounds, i, caption).contains(pos))
             return i;
     }
     return -1;
@@ -158,13 +178,21 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     QFont bold = normal;
     bold.setBold(true);
     const qreal line = QFontMetricsF(normal, p.device()).height();
+    const qreal caption = captionHeight(QFontMetricsF(bold), rect.width()); // as the view measures it for clicks
+    if (caption > 0) {
+        // First and in bold: these tiles are not the weights the heads computed.
+        p.setFont(bold);
+        p.drawText(QRectF(rect.left() + kMargin, rect.top() + kMargin, rect.width() - 2 * kMargin, caption),
+                   Qt::AlignCenter | Qt::TextWordWrap, firstTokenAsideCaption());
+        p.setFont(normal);
+    }
     const int selectedTile = tileOfHead(m_selected);
     const int rows = m_tiles.front().rows();
     const int columns = m_tiles.front().columns();
     // Every tile's cell image at once, half of them on a second thread: after
     // an edit all of them are rebuilt, and the other core is idle by then.
     // Each tile's image as many pixels as its cells get (all tiles are the same size).
-    const QSize limit = m_tiles.front().imageLimit(p, tileCellsRect(tileRect(rect, 0), line, rows, columns));
+    const QSize limit = m_tiles.front().imageLimit(p, tileCellsRect(tileRect(rect, 0, caption), line, rows, columns));
     const bool stale = std::any_of(m_tiles.begin(), m_tiles.end(),
                                    [&](const HeatmapPainter &t) { return t.needsImage(palette, limit); });
     if (stale && qint64(rows) * columns * tileCount() >= (qint64(1) << 17)) {
@@ -174,9 +202,9 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
         };
         attn::runBoth([&] { prepare(0); }, [&] { prepare(1); });
     }
-    paintGroups(p, rect, palette);
+    paintGroups(p, rect.adjusted(0, caption, 0, 0), palette); // tileRect(bounds, i, caption) is tileRect(bounds moved down, i)
     for (int i = 0; i < tileCount(); ++i) {
-        const QRectF tile = tileRect(rect, i);
+        const QRectF tile = tileRect(rect, i, caption);
         const bool selected = i == selectedTile;
         const QRectF titleRect(tile.left(), tile.top(), tile.width(), line + 2);
         p.setFont(selected ? bold : normal);
@@ -194,7 +222,7 @@ void HeadsGridPainter::paint(QPainter &p, const QRectF &rect, const QPalette &pa
     }
     if (tileCount() == 1) {
         // The space under a single head says what this view is for.
-        const QRectF tile = tileRect(rect, 0);
+        const QRectF tile = tileRect(rect, 0, caption);
         const QRectF below(rect.left() + 8, tile.bottom() + 6, rect.width() - 16, rect.bottom() - tile.bottom() - 12);
         if (below.height() > 2 * line) {
             p.setFont(normal);
@@ -297,9 +325,18 @@ void HeadsGridView::paintEvent(QPaintEvent *)
     p.drawImage(0, 0, m_cache);
 }
 
+QFontMetricsF HeadsGridView::boldMetrics() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    return QFontMetricsF(bold);
+}
+
 void HeadsGridView::mousePressEvent(QMouseEvent *event)
 {
-    const int tile = event->button() == Qt::LeftButton ? m_grid.tileAt(QRectF(rect()), event->position()) : -1;
+    const int tile = event->button() == Qt::LeftButton
+        ? m_grid.tileAt(QRectF(rect()), event->position(), m_grid.captionHeight(boldMetrics(), width()))
+        : -1;
     if (tile < 0)
         return QWidget::mousePressEvent(event);
     emit headSelected(m_grid.headOfTile(tile));

@@ -7,6 +7,7 @@
 #include "heatmappainter.h"
 #include "snapshot.h"
 
+#include <QFontMetricsF>
 #include <QImage>
 #include <QWidget>
 #include <optional>
@@ -45,10 +46,16 @@ public:
         const int heads = hasAverage() ? tileCount() - 1 : tileCount();
         return !head || *head < 0 || *head >= heads ? tileCount() - 1 : *head;
     }
-    QRectF tileRect(const QRectF &bounds, int index) const;
+    // With the first token set aside (AttentionSnapshot::firstTokenAside) a
+    // caption above the tiles says so, in bold, wrapped to the grid's width;
+    // `caption` is its height (captionHeight(), in the bold font's metrics).
+    bool showsFirstTokenAside() const;
+    static QString firstTokenAsideCaption();
+    qreal captionHeight(const QFontMetricsF &boldMetrics, qreal width) const;
+    QRectF tileRect(const QRectF &bounds, int index, qreal caption = 0) const;
     // Where a tile's cells go: under its title (titleHeight tall), in the matrix's shape.
     static QRectF tileCellsRect(const QRectF &tile, qreal titleHeight, int rows, int columns);
-    int tileAt(const QRectF &bounds, const QPointF &pos) const; // -1 between tiles
+    int tileAt(const QRectF &bounds, const QPointF &pos, qreal caption = 0) const; // -1 between tiles
     QString tileTitle(int index) const;
 
     // Heads that share keys and values (grouped-query attention) stand side
@@ -94,7 +101,10 @@ public:
 
     std::optional<int> selectedHead() const { return m_grid.selectedHead(); }
     int tileCount() const { return gridPainter().tileCount(); }
-    QRectF tileRect(int index) const { return gridPainter().tileRect(QRectF(rect()), index); }
+    QRectF tileRect(int index) const
+    {
+        return gridPainter().tileRect(QRectF(rect()), index, gridPainter().captionHeight(boldMetrics(), width()));
+    }
     const HeadsGridPainter &gridPainter() const;
 
     QSize sizeHint() const override { return {320, 320}; }
@@ -111,6 +121,7 @@ protected:
 
 private:
     void invalidate();
+    QFontMetricsF boldMetrics() const; // the caption's
     // Builds the tiles of a snapshot that came while the view was hidden.
     void takePending() const;
 

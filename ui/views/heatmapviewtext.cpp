@@ -43,6 +43,10 @@ QString HeatmapView::tooltipText(int row, int column) const
         return {};
     const attn::AttentionResult &result = *m_painter.snapshot()->result;
     const bool masked = result.isMasked(row, column);
+    // Why a masked key is: after the query (causal), or before its window.
+    const QString maskedText = result.isOutsideWindow(row, column)
+        ? tr("weight α: %1 (weight 0)").arg(m_painter.outsideWindowText())
+        : tr("weight α: masked (weight 0)");
     const int heads = int(result.heads.size());
     const std::optional<int> head = heads == 1 ? std::optional<int>(0) : m_painter.effectiveHead();
     QStringList lines;
@@ -57,7 +61,7 @@ QString HeatmapView::tooltipText(int row, int column) const
         // The average has no single q·k: show the mean and each head's weight.
         double score = 0.0, weight = 0.0;
         QStringList perHead;
-        for (const attn::HeadResult &h : result.heads) {
+        for (const attn::HeadResult &h : m_painter.snapshot()->computedResult()->heads) {
             score += h.scores(row, column) / heads;
             weight += h.weights(row, column) / heads;
             if (perHead.size() < 8)
@@ -65,7 +69,11 @@ QString HeatmapView::tooltipText(int row, int column) const
         }
         lines << tr("average over %1 heads").arg(heads);
         lines << tr("mean score ω = %1").arg(number(score));
-        lines << (masked ? tr("weight α: masked (weight 0)") : tr("mean weight α = %1").arg(number(weight)));
+        lines << (masked ? maskedText : tr("mean weight α = %1").arg(number(weight)));
+        if (m_painter.showsFirstTokenAside() && !masked)
+            lines << (column == 0 ? tr("the first token: set aside")
+                                  : tr("shown: %1, the mean of the heads' weights without the first token")
+                                        .arg(number(m_painter.valueAt(row, column))));
         lines << tr("α per head: %1").arg(perHead.join(QStringLiteral(", ")) + (heads > 8 ? QStringLiteral(", …") : QString()));
         return lines.join(QLatin1Char('\n'));
     }
@@ -76,7 +84,17 @@ QString HeatmapView::tooltipText(int row, int column) const
     lines << tr("score ω = %1").arg(number(score));
     if (result.scoreScale != 1.0)
         lines << tr("scaled score ω×%1 = %2").arg(number(result.scoreScale), number(score * result.scoreScale));
-    lines << (masked ? tr("weight α: masked (weight 0)") : tr("weight α = %1").arg(number(h.weights(row, column))));
+    const attn::AttentionResult &computed = *m_painter.snapshot()->computedResult();
+    const double weight = computed.heads[std::size_t(*head)].weights(row, column);
+    if (masked)
+        lines << maskedText;
+    else if (!m_painter.snapshot()->firstTokenAside)
+        lines << tr("weight α = %1").arg(number(weight));
+    else if (column == 0)
+        lines << tr("weight α = %1, set aside").arg(number(weight));
+    else // what the cell's colour shows, and what the model computed
+        lines << tr("weight α = %1; %2 of what the first token leaves")
+                     .arg(number(weight), number(h.weights(row, column)));
     lines << tr("q·k = %1").arg(dotProductText(h.queries.row(row), h.keys.row(column)));
     return lines.join(QLatin1Char('\n'));
 }

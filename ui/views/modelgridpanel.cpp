@@ -38,7 +38,10 @@ const ScoreChoice kChoices[] = {
                        "How much a repeated token attends to what followed its earlier copy: the head that "
                        "continues a pattern seen before")},
     {&attn::HeadScores::firstToken, QT_TRANSLATE_NOOP("ModelGridPanel", "First token"),
-     QT_TRANSLATE_NOOP("ModelGridPanel", "How much attention is parked on the first token (a \"sink\")")},
+     QT_TRANSLATE_NOOP("ModelGridPanel",
+                       "The first token's share: how much attention each word parks on the first token (an "
+                       "\"attention sink\"), averaged over the words that can see it (within a sliding window). "
+                       "View \u203a Set the First Token Aside shows what the heads do with the rest")},
     {&attn::HeadScores::self, QT_TRANSLATE_NOOP("ModelGridPanel", "Self"),
      QT_TRANSLATE_NOOP("ModelGridPanel", "How much each word attends to itself")},
     {&attn::HeadScores::chosenKey, QT_TRANSLATE_NOOP("ModelGridPanel", "From the query to a token"),

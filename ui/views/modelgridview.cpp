@@ -58,6 +58,12 @@ void ModelGridView::setScores(ModelGridScores scores)
     update();
 }
 
+void ModelGridView::setMarks(ModelGridMarks marks)
+{
+    m_marks = std::move(marks);
+    update();
+}
+
 QRectF ModelGridView::tileRect(int layer, int head) const
 {
     int position = head;
@@ -100,7 +106,8 @@ void ModelGridView::rebuildImages()
 
 ModelGridLayout ModelGridView::layout() const
 {
-    return modelGridLayout(QRectF(rect()).adjusted(4, 4, -4, -4), layerCount(), headCount(), QFontMetricsF(font()));
+    return modelGridLayout(QRectF(rect()).adjusted(4, 4, -4, -4), layerCount(), headCount(), QFontMetricsF(font()),
+                           &m_marks, !m_scores.values.empty() && m_scores.sorted);
 }
 
 void ModelGridView::paintEvent(QPaintEvent *)
@@ -114,7 +121,7 @@ void ModelGridView::paintEvent(QPaintEvent *)
     }
     const QRectF bounds = QRectF(rect()).adjusted(4, 4, -4, -4);
     // Tiles smaller than their thumbnails get the thumbnails pooled to their pixels.
-    const int side = modelGridTilePixels(p, bounds, layerCount(), headCount());
+    const int side = modelGridTilePixels(p, bounds, layerCount(), headCount(), &m_marks);
     const bool smaller = m_levels && std::any_of(m_levels->begin(), m_levels->end(), [&](const std::vector<QImage> &layer) {
         return std::any_of(layer.begin(), layer.end(), [&](const QImage &i) { return i.width() > side || i.height() > side; });
     });
@@ -122,7 +129,8 @@ void ModelGridView::paintEvent(QPaintEvent *)
         m_pooled = colouredTiles(pooledLevels(*m_levels, side), m_colorMap, maskedColor());
         m_pooledSide = side;
     }
-    paintModelGrid(p, bounds, smaller ? m_pooled : m_layers, m_layer, m_head, palette(), m_switchedOff, &m_scores);
+    paintModelGrid(p, bounds, smaller ? m_pooled : m_layers, m_layer, m_head, palette(), m_switchedOff, &m_scores,
+                   &m_marks);
 }
 
 void ModelGridView::mousePressEvent(QMouseEvent *event)

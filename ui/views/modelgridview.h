@@ -32,6 +32,11 @@ public:
     // are sorted by it (empty values: none). Clicks follow the order shown.
     void setScores(ModelGridScores scores);
     const ModelGridScores &scores() const { return m_scores; }
+    // The caption, key/value groups and windowed layers' marks (modelgridpainter.h).
+    void setMarks(ModelGridMarks marks);
+    const ModelGridMarks &marks() const { return m_marks; }
+    // The grid's geometry as painted now (tests read the groups' bands from it).
+    ModelGridLayout gridLayout() const { return layout(); }
     const std::set<attn::LayerHead> &switchedOff() const { return m_switchedOff; }
 
     int layerCount() const { return int(m_layers.size()); }
@@ -75,6 +80,7 @@ private:
     ColorMap m_colorMap = ColorMap::Viridis;
     std::set<attn::LayerHead> m_switchedOff;
     ModelGridScores m_scores;
+    ModelGridMarks m_marks;
     std::vector<std::vector<int>> m_order; // [layer][tile] = head
 
     bool headAt(const QPointF &pos, int *layer, int *head) const;

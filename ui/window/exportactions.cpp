@@ -95,6 +95,7 @@ ExportOptions ExportActions::optionsFor(ExportView view) const
     options.query = m_document->query();
     options.showScores = state.showScores;
     options.colorMap = state.colorMap;
+    options.firstTokenAside = state.firstTokenAside;
     options.title = dashboardTitle(m_document->session(), options.query);
     return options;
 }

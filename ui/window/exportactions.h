@@ -20,6 +20,7 @@ struct ExportViewState
     std::optional<int> head = 0; // of the shown layer; nullopt: the average over its heads
     bool showScores = false; // the heatmap shows raw scores instead of weights
     ColorMap colorMap = ColorMap::Viridis;
+    bool firstTokenAside = false; // the heatmap and the heads show the first token set aside
 };
 
 class ExportActions : public QObject

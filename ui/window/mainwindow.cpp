@@ -56,8 +56,10 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     m_exportActions = new ExportActions(document, this);
     m_modelActions = new ModelActions(document, this);
     m_presentation = new PresentationActions(this);
-    m_exportActions->setStateProvider([this] { return ExportViewState{m_document->selection()->head().head, m_document->selection()->showScores(),
-                               m_document->selection()->colorMap()}; });
+    m_exportActions->setStateProvider([this] {
+        const ViewSelection *s = m_document->selection();
+        return ExportViewState{s->head().head, s->showScores(), s->colorMap(), s->firstTokenAside()};
+    });
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -95,6 +97,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent) : QMainWindow(parent
     // The views start as the selection is (settings equal to its defaults sent no signal).
     showScoresOrWeights(m_document->selection()->showScores());
     showColorMap(m_document->selection()->colorMap());
+    showFirstTokenAside(m_document->selection()->firstTokenAside());
     onSessionChanged();
     onResultChanged();
     onQueryChanged(m_document->query());
@@ -172,6 +175,7 @@ QWidget *MainWindow::buildHeatmapPanel()
     }
     m_matrixGroup->button(0)->setToolTip(tr("Show the attention weights (after softmax); each row sums to 1"));
     m_matrixGroup->button(1)->setToolTip(tr("Show the raw scores: dot products of queries and keys"));
+    tools->addWidget(buildFirstTokenAsideButton());
     tools->addSpacing(12);
     m_modelActions->addLayerControls(tools);
     tools->addWidget(new QLabel(tr("Head:")));
@@ -310,6 +314,7 @@ void MainWindow::connectDocument()
     connect(selection, &ViewSelection::headChanged, this, &MainWindow::showHead);
     connect(selection, &ViewSelection::showScoresChanged, this, &MainWindow::showScoresOrWeights);
     connect(selection, &ViewSelection::colorMapChanged, this, &MainWindow::showColorMap);
+    connect(selection, &ViewSelection::firstTokenAsideChanged, this, &MainWindow::showFirstTokenAside);
     connect(m_document, &Document::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_document, &Document::computingChanged, this, &MainWindow::updateStatus);
     // A notice does not hide a model error being shown (a run the user's
@@ -414,8 +419,9 @@ void MainWindow::updateStartHint()
 void MainWindow::onResultChanged()
 {
     const SnapshotPtr snapshot = m_document->snapshot();
-    m_heatmap->setSnapshot(snapshot);
-    m_headsGrid->setSnapshot(snapshot);
+    // The matrices as the selection shows them (the first token set aside or not).
+    m_heatmap->setSnapshot(m_document->matrixSnapshot());
+    m_headsGrid->setSnapshot(m_document->matrixSnapshot());
     m_pipeline->setSnapshot(snapshot);
     m_barChart->setSnapshot(snapshot);
     m_walkthrough->setSnapshot(snapshot);
@@ -466,6 +472,40 @@ void MainWindow::showScoresOrWeights(bool scores)
     m_matrixGroup->button(scores ? 1 : 0)->setChecked(true);
 }
 
+QToolButton *MainWindow::buildFirstTokenAsideButton()
+{
+    // One action for the View menu's entry and this button: one click, and
+    // the choice is remembered with the other view settings.
+    m_firstTokenAside = new QAction(tr("Set the First Token &Aside"), this);
+    m_firstTokenAside->setObjectName(QStringLiteral("firstTokenAside"));
+    m_firstTokenAside->setCheckable(true);
+    const QString why = tr("Most heads of today's models put most of their weight on the first token (an "
+                           "\u201cattention sink\u201d), which leaves the rest too pale to read. Set aside, the first "
+                           "token's column is crossed out and each row's other weights are divided by their sum: "
+                           "what the head does with the rest of its attention. These are not the weights the model "
+                           "computed; the heatmap, the heads, Compare and exports say so. Scores are not changed.");
+    m_firstTokenAside->setToolTip(why);
+    m_firstTokenAside->setStatusTip(tr("Show the weights with the first token set aside and each row renormalised"));
+    connect(m_firstTokenAside, &QAction::toggled, this,
+            [this](bool on) { m_document->selection()->setFirstTokenAside(on); });
+    // Its own text, without the menu's mnemonic: Alt+F opens the File menu.
+    auto *button = new QToolButton;
+    button->setText(tr("First token aside"));
+    button->setCheckable(true);
+    button->setAutoRaise(true);
+    button->setToolTip(why);
+    button->setAccessibleName(tr("Set the first token aside"));
+    button->setObjectName(QStringLiteral("firstTokenAsideButton"));
+    connect(button, &QToolButton::toggled, m_firstTokenAside, &QAction::setChecked);
+    connect(m_firstTokenAside, &QAction::toggled, button, &QToolButton::setChecked);
+    return button;
+}
+
+void MainWindow::showFirstTokenAside(bool aside)
+{
+    m_firstTokenAside->setChecked(aside); // the button follows the action
+}
+
 void MainWindow::showColorMap(ColorMap map)
 {
     m_heatmap->setColorMap(map);
@@ -506,6 +546,7 @@ void MainWindow::restoreSettings()
         resize(firstSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     setShowScores(settings.value(QStringLiteral("view/showScores"), false).toBool());
+    m_document->selection()->setFirstTokenAside(settings.value(QStringLiteral("view/firstTokenAside"), false).toBool());
     setColorMap(colorMapFromName(settings.value(QStringLiteral("view/colorMap")).toString())
                     .value_or(ColorMap::Viridis));
     m_heatmap->setColorScale(ColorScale::fromSettings(settings));
@@ -518,6 +559,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("view/showScores"), m_document->selection()->showScores());
+    settings.setValue(QStringLiteral("view/firstTokenAside"), m_document->selection()->firstTokenAside());
     settings.setValue(QStringLiteral("view/colorMap"), colorMapName(m_document->selection()->colorMap()));
     m_heatmap->colorScale().save(settings);
     settings.setValue(QStringLiteral("editor/range"), m_editor->sliderRange());

@@ -29,6 +29,8 @@ class QLabel;
 class QMenu;
 class QLineEdit;
 class QTimer;
+class QToolButton;
+class QAction;
 class StartHint;
 class TokenChips;
 class WalkthroughPanel;
@@ -58,6 +60,8 @@ public:
     // True while the walkthrough's tab is the one on screen.
     bool walkthroughOnScreen() const { return m_walkthroughOnScreen; }
     QComboBox *headBox() const { return m_headBox; }
+    // View › Set the First Token Aside, and the heatmap's button that shares it.
+    QAction *firstTokenAsideAction() const { return m_firstTokenAside; }
     ModelActions *modelActions() const { return m_modelActions; }
     // True while typed text waits for the pause that re-tokenizes it.
     bool sentencePending() const;
@@ -107,6 +111,8 @@ private:
     void updateStartHint();
     void showScoresOrWeights(bool scores);
     void showColorMap(ColorMap map);
+    void showFirstTokenAside(bool aside);
+    QToolButton *buildFirstTokenAsideButton();
     void keepTabTitlesWhole();
     void showWalkthroughHighlight();
     void restoreSettings();
@@ -128,6 +134,7 @@ private:
     CrossAttentionPanel *m_cross = nullptr;
     QComboBox *m_headBox = nullptr;
     QButtonGroup *m_matrixGroup = nullptr;
+    QAction *m_firstTokenAside = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_error = nullptr;
     StartHint *m_startHint = nullptr;

@@ -87,6 +87,8 @@ void MainWindow::buildMenus()
         MenuMnemonics::markAutomatic(dock->toggleViewAction()); // a dock's title changes with the open model
     }
     m_presentation->addToMenu(view);
+    view->addSeparator();
+    view->addAction(m_firstTokenAside);
 
     QMenu *learn = menuBar()->addMenu(tr("&Learn"));
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {

@@ -363,6 +363,7 @@ void ModelActions::onResult()
         return;
     applyToWindow();
     updateEmbeddingPanel();
+    m_grid->setMarks(m_model->gridMarks());
     if (m_model->gridLevels() != m_grid->levels()) {
         m_grid->setLevels(m_model->gridLevels(), m_model->gridTiles());
         updateGridScores();

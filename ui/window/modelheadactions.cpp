@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QMenu>
+#include <QStringList>
 
 void ModelActions::updateRollout()
 {
@@ -34,13 +35,33 @@ void ModelActions::updateHeadBoxMarks()
     if (!m_model->isOpen())
         return;
     QComboBox *box = m_window->headBox();
-    const int heads = m_model->config()->heads;
+    const attn::ModelConfig &c = *m_model->config();
+    const int heads = c.heads;
+    // Grouped-query attention: each head names its key/value head, and every
+    // other group has a shaded background, so the groups stand out in the list.
+    const bool grouped = c.kvHeads() < heads;
     for (int i = 0; i < box->count(); ++i) {
         const std::optional<int> h = headOfBoxItem(box, i);
         if (!h)
             continue;
-        box->setItemText(i, m_model->isAblated(m_model->layer(), *h) ? tr("%1 of %2 · switched off").arg(*h).arg(heads)
-                                                                     : tr("%1 of %2").arg(*h).arg(heads));
+        QString text = tr("%1 of %2").arg(*h).arg(heads);
+        if (grouped)
+            text += QStringLiteral(" · ") + tr("kv %1").arg(c.kvHeadOf(*h));
+        if (m_model->isAblated(m_model->layer(), *h))
+            text += QStringLiteral(" · ") + tr("switched off");
+        box->setItemText(i, text);
+        const int group = c.kvHeadOf(*h);
+        box->setItemData(i, grouped && group % 2 == 1 ? QVariant(m_window->palette().brush(QPalette::AlternateBase))
+                                                      : QVariant(),
+                         Qt::BackgroundRole);
+        QStringList sharing;
+        for (int other = 0; other < heads; ++other)
+            if (other != *h && c.kvHeadOf(other) == group)
+                sharing << QString::number(other);
+        const QString tip = sharing.size() == 1 ? tr("Query head %1 reads key/value head %2, as head %3 does")
+                                                : tr("Query head %1 reads key/value head %2, as heads %3 do");
+        box->setItemData(i, grouped ? tip.arg(*h).arg(group).arg(sharing.join(QStringLiteral(", "))) : QVariant(),
+                         Qt::ToolTipRole);
     }
 }
 
