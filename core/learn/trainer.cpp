@@ -168,7 +168,8 @@ ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
 }
 
 Trainer::Trainer(TrainingTask task, const TrainerSettings &settings)
-    : m_task(settings.family == ModelFamily::Llama ? task.startingWith(kBeginningOfText) : std::move(task)), m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
+    : m_task(settings.family == ModelFamily::Llama ? task.startingWith(kBeginningOfText) : std::move(task)),
+      m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
       m_data(settings.seed ^ 0x5DEECE66Dull)
 {
     const QString bad = checkSettings(settings, m_task);
@@ -208,23 +209,32 @@ bool Trainer::step(double *loss, double *accuracy)
         *loss = value;
     if (accuracy)
         *accuracy = m_activations.loss.counted ? double(m_activations.loss.correct) / m_activations.loss.counted : 0.0;
-    trainingBackward<float>(m_model, batch, m_activations, m_gradients);
-
-    double squares = 0;
-    const std::vector<ParameterTensor> grads = parameterTensors(m_gradients);
-    for (const ParameterTensor &g : grads)
-        squares += double(g.values().squaredNorm());
-    const double norm = std::sqrt(squares);
+    const double norm = descend(m_model, batch, m_activations, m_gradients, m_optimiser, learningRate(),
+                                m_settings.gradientClip);
     if (!std::isfinite(norm)) {
         m_problem = QStringLiteral("the gradients became %1 at step %2; stopped with the weights of step %3")
                         .arg(norm).arg(stepsDone() + 1).arg(stepsDone());
         return false;
     }
-    if (m_settings.gradientClip > 0 && norm > m_settings.gradientClip)
-        for (const ParameterTensor &g : grads)
-            g.values() *= float(m_settings.gradientClip / norm);
-    m_optimiser.step(m_model, m_gradients, learningRate());
     return true;
+}
+
+double Trainer::descend(ModelParameters &model, const TrainingBatch &batch, const TrainingActivations<float> &keep,
+                        ModelParameters &gradients, AdamW &optimiser, double learningRate, double clip)
+{
+    trainingBackward<float>(model, batch, keep, gradients);
+    double squares = 0;
+    const std::vector<ParameterTensor> grads = parameterTensors(gradients);
+    for (const ParameterTensor &g : grads)
+        squares += double(g.values().squaredNorm());
+    const double norm = std::sqrt(squares);
+    if (!std::isfinite(norm))
+        return norm;
+    if (clip > 0 && norm > clip)
+        for (const ParameterTensor &g : grads)
+            g.values() *= float(clip / norm);
+    optimiser.step(model, gradients, learningRate);
+    return norm;
 }
 
 TrainingOutcome Trainer::run(const std::atomic<bool> *stop, const std::function<void(const TrainingReport &)> &report)

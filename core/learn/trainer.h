@@ -94,6 +94,13 @@ public:
     // and the run must end.
     bool step(double *loss = nullptr, double *accuracy = nullptr);
 
+    // The rest of a step once trainingForward has filled `keep` for `batch`:
+    // backward, the gradients' global norm clipped to `clip` (0: not), one
+    // AdamW update of `model`. Returns the norm before clipping; when it is not
+    // finite nothing is updated.
+    static double descend(ModelParameters &model, const TrainingBatch &batch, const TrainingActivations<float> &keep,
+                          ModelParameters &gradients, AdamW &optimiser, double learningRate, double clip);
+
     // Steps until settings.steps are done, `stop` is set, or the run diverges;
     // `report` every reportEvery steps and after the last one.
     TrainingOutcome run(const std::atomic<bool> *stop, const std::function<void(const TrainingReport &)> &report);
