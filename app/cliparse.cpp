@@ -294,8 +294,15 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption text = valueOption("text", "The text file of the text task.", "FILE");
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("The model folder to write."), QStringLiteral("DIR"));
+    const QCommandLineOption family = valueOption("family", "gpt2 (default) or llama: the block trained.", "NAME",
+                                                  QStringLiteral("gpt2"));
     const QCommandLineOption layers = valueOption("layers", "Layers (task default).", "N");
     const QCommandLineOption heads = valueOption("heads", "Heads per layer (task default).", "N");
+    const QCommandLineOption kvHeads = valueOption("kv-heads", "Key/value heads, shared by the query heads "
+                                                               "(llama; default: one per head).", "N");
+    const QCommandLineOption tie(QStringLiteral("tie-embeddings"),
+                                 QStringLiteral("Logits from the token embedding, no separate lm_head (llama; "
+                                                "GPT-2 always ties)."));
     const QCommandLineOption dModel = valueOption("d-model", "d_model (task default).", "D");
     const QCommandLineOption context = valueOption("context", "Tokens per training sequence (task default).", "N");
     const QCommandLineOption batch = valueOption("batch", "Sequences per step (task default).", "N");
@@ -305,7 +312,8 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption seed = valueOption("seed", "Random seed (default 1).", "N", QStringLiteral("1"));
     const QCommandLineOption report = valueOption("report-every", "Steps per JSON line (default 100).", "N",
                                                   QStringLiteral("100"));
-    parser.addOptions({task, text, output, layers, heads, dModel, context, batch, steps, vocab, lr, seed, report});
+    parser.addOptions({task, text, output, family, layers, heads, kvHeads, tie, dModel, context, batch, steps, vocab, lr,
+                       seed, report});
     if (!parseOrStop(parser, arguments, command))
         return;
     TrainArgs &args = command->train;
@@ -324,7 +332,7 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
     };
     std::optional<int> every;
     if (!number(layers, 1, 12, &args.layers) || !number(heads, 1, 64, &args.heads)
-        || !number(dModel, 1, 1024, &args.dModel) || !number(context, 2, 1024, &args.context)
+        || !number(kvHeads, 1, 64, &args.kvHeads) || !number(dModel, 1, 1024, &args.dModel) || !number(context, 2, 1024, &args.context)
         || !number(batch, 1, 1024, &args.batch) || !number(steps, 1, 100000000, &args.steps)
         || !number(vocab, 2, 1000, &args.vocab) || !number(report, 1, 100000000, &every))
         return;
@@ -339,6 +347,12 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
                                    .arg(args.task);
         return;
     }
+    args.family = parser.value(family);
+    if (args.family != QLatin1String("gpt2") && args.family != QLatin1String("llama")) {
+        command->error = QStringLiteral("--family %1: unknown family; use gpt2 or llama").arg(args.family);
+        return;
+    }
+    args.tieEmbeddings = parser.isSet(tie);
     args.text = parser.value(text);
     if ((args.task == QLatin1String("text")) != !args.text.isEmpty()) {
         command->error = args.text.isEmpty() ? QStringLiteral("--task text needs --text FILE")

@@ -108,7 +108,9 @@ struct TrainArgs
     QString task;   // induction, copy, reverse, sort, pronoun or text
     QString text;   // --text FILE, the text task's file
     QString output; // -o DIR
-    std::optional<int> layers, heads, dModel, context, batch, steps, vocab;
+    QString family = QStringLiteral("gpt2"); // --family: gpt2 or llama (checked by the parser)
+    bool tieEmbeddings = false;              // --tie-embeddings (llama; GPT-2 always ties)
+    std::optional<int> layers, heads, kvHeads, dModel, context, batch, steps, vocab;
     std::optional<double> learningRate;
     quint64 seed = 1;
     int reportEvery = 100;

@@ -56,8 +56,11 @@ int runTrain(const TrainArgs &args)
     const attn::TaskKind kind = *attn::TrainingTask::kindFromName(args.task); // checked by the parser
     int vocab = 0;
     attn::TrainerSettings s = attn::defaultSettings(kind, &vocab);
+    s.family = *attn::modelFamilyFromName(args.family); // checked by the parser
     s.layers = args.layers.value_or(s.layers);
     s.heads = args.heads.value_or(s.heads);
+    s.kvHeads = args.kvHeads.value_or(0);
+    s.tiedEmbeddings = args.tieEmbeddings;
     s.dModel = args.dModel.value_or(s.dModel);
     s.context = args.context.value_or(s.context);
     s.batch = args.batch.value_or(s.batch);
@@ -91,7 +94,8 @@ int runTrain(const TrainArgs &args)
                               {"lr", r.learningRate}, {"seconds", r.seconds}});
     });
 
-    const QJsonObject training{{"task", args.task},      {"steps", trainer.stepsDone()}, {"batch", s.batch},
+    const QJsonObject training{{"task", args.task},      {"family", args.family},
+                               {"steps", trainer.stepsDone()}, {"batch", s.batch},
                                {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
                                {"loss", lastLoss},       {"accuracy", lastAccuracy}};
     const bool saved = attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error);

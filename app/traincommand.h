@@ -1,5 +1,5 @@
 #pragma once
-// `attention-explorer train`: trains a small GPT-2 on a task and writes it as a model folder (contract section 7).
+// `attention-explorer train`: trains a small GPT-2 or Llama-style model on a task and writes it as a model folder (contract section 7).
 
 struct TrainArgs;
 

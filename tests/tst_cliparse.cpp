@@ -80,7 +80,8 @@ QString describe(const CommandLine &c)
                    .arg(t.task, t.text, t.output, optional(t.layers), optional(t.heads), optional(t.dModel),
                         optional(t.context), optional(t.batch), optional(t.steps))
                + QStringLiteral(" vocab %1 lr %2 seed %3 report %4")
-                     .arg(optional(t.vocab), optional(t.learningRate)).arg(t.seed).arg(t.reportEvery);
+                     .arg(optional(t.vocab), optional(t.learningRate)).arg(t.seed).arg(t.reportEvery)
+               + QStringLiteral(" family %1 kv %2 tie %3").arg(t.family, optional(t.kvHeads)).arg(t.tieEmbeddings);
     }
     }
     return {};
@@ -208,16 +209,17 @@ void TestCliParse::commands_data()
         << QStringList{"bench", "--model=m", "--tokens", "64", "--repeat", "2"} << "bench --model m tokens 64 repeat 2";
     QTest::newRow("train, task defaults") << QStringList{"train", "--task", "induction", "-o", "m"}
                                           << "train induction text  -o m layers - heads - d - context - batch - "
-                                             "steps - vocab - lr - seed 1 report 100";
+                                             "steps - vocab - lr - seed 1 report 100 family gpt2 kv - tie 0";
     QTest::newRow("train, every option")
         << QStringList{"train", "--task=reverse", "--layers", "3", "--heads", "2", "--d-model", "48", "--context", "20",
                        "--batch", "4", "--steps", "50", "--vocab", "10", "--lr", "0.003", "--seed", "7",
-                       "--report-every", "5", "--output", "out"}
+                       "--report-every", "5", "--output", "out", "--family", "llama", "--kv-heads", "1",
+                       "--tie-embeddings"}
         << "train reverse text  -o out layers 3 heads 2 d 48 context 20 batch 4 steps 50 vocab 10 lr 0.003 seed 7 "
-           "report 5";
+           "report 5 family llama kv 1 tie 1";
     QTest::newRow("train, text") << QStringList{"train", "--task", "text", "--text", "book.txt", "-o", "m"}
                                  << "train text text book.txt -o m layers - heads - d - context - batch - steps - "
-                                    "vocab - lr - seed 1 report 100";
+                                    "vocab - lr - seed 1 report 100 family gpt2 kv - tie 0";
 }
 
 void TestCliParse::commands()
@@ -385,6 +387,10 @@ void TestCliParse::errors_data()
                                      << "train needs -o DIR, the model folder to write";
     QTest::newRow("train bad lr") << QStringList{"train", "--task", "copy", "--lr", "-1", "-o", "m"}
                                   << "--lr must be a number above 0 and at most 1";
+    QTest::newRow("train unknown family") << QStringList{"train", "--task", "copy", "--family", "gpt3", "-o", "m"}
+                                          << "--family gpt3: unknown family; use gpt2 or llama";
+    QTest::newRow("train zero kv heads") << QStringList{"train", "--task", "copy", "--kv-heads", "0", "-o", "m"}
+                                         << "--kv-heads must be a whole number from 1 to 64";
 }
 
 void TestCliParse::errors()

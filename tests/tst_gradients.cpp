@@ -1,63 +1,24 @@
-// Every backward pass of core/learn against central finite differences of its
-// forward op (model/ops.h, model/attentionop.h) in double precision, then the
-// whole GPT-2's gradient on a random subset of its parameters. The finite
+// Every backward pass of GPT-2's block against central finite differences of
+// its forward op (model/ops.h, model/attentionop.h) in double precision, then
+// the whole GPT-2's gradient on a random subset of its parameters. The finite
 // differences are the independent computation: they use only the forward ops.
+// The Llama block's own operations: tst_llamagradients.
 
+#include "gradientcheck.h"
 #include "learn/backward.h"
-#include "learn/gpt2training.h"
+#include "learn/trainingpass.h"
 #include "model/attentionop.h"
 #include "model/forward.h"
 #include "model/ops.h"
 
 #include <QTest>
 #include <cmath>
-#include <functional>
 
 using namespace attn;
 using MatD = RowMatrix<double>;
 using VecD = RowVector<double>;
 
-namespace {
-
-MatD randomMatrix(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed, double scale = 1.0)
-{
-    SplitMix64 rng(seed);
-    MatD m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        m.data()[i] = rng.nextSymmetric(scale);
-    return m;
-}
-
-// d/dX of f by central differences, entry by entry (X is changed and restored).
-MatD numericGradient(MatD &x, const std::function<double()> &f, double h = 1e-5)
-{
-    MatD g(x.rows(), x.cols());
-    for (Eigen::Index i = 0; i < x.size(); ++i) {
-        const double keep = x.data()[i];
-        x.data()[i] = keep + h;
-        const double up = f();
-        x.data()[i] = keep - h;
-        const double down = f();
-        x.data()[i] = keep;
-        g.data()[i] = (up - down) / (2 * h);
-    }
-    return g;
-}
-
-// The scalar whose gradient a backward pass computes when given dy: sum(dy o y).
-double project(const MatD &y, const MatD &dy) { return (y.array() * dy.array()).sum(); }
-
-#define COMPARE_GRADIENT(analytic, numeric)                                                                          \
-    do {                                                                                                             \
-        const MatD a_ = (analytic), n_ = (numeric);                                                                  \
-        QCOMPARE(a_.rows(), n_.rows());                                                                              \
-        QCOMPARE(a_.cols(), n_.cols());                                                                              \
-        const double err_ = (a_ - n_).cwiseAbs().maxCoeff(), size_ = std::max(1.0, n_.cwiseAbs().maxCoeff());     \
-        if (!(err_ <= 1e-7 * size_))                                                                                 \
-            QFAIL(qPrintable(QStringLiteral(#analytic ": off by %1 (largest entry %2)").arg(err_).arg(size_)));      \
-    } while (false)
-
-} // namespace
+using namespace gradientcheck;
 
 class TestGradients : public QObject
 {
@@ -145,6 +106,7 @@ private slots:
             QCOMPARE(g.queries.row(0).norm(), 0.0);
     }
 
+    // The MLP as the training pass runs it: c_fc, GELU, c_proj, each op's backward in turn.
     void mlp()
     {
         MatD x = randomMatrix(3, 4, 15), w1 = randomMatrix(4, 8, 16), b1 = randomMatrix(1, 8, 17),
@@ -152,12 +114,15 @@ private slots:
         const MatD dy = randomMatrix(3, 4, 20);
         auto f = [&] { return project(attn::mlp<double>(x, w1, b1, w2, b2, Activation::GeluTanh), dy); };
         const MatD inner = attn::linear<double>(x, w1, b1);
-        const MlpGradients<double> g = mlpBackward<double>(x, inner, w1, w2, dy);
-        COMPARE_GRADIENT(g.input, numericGradient(x, f));
-        COMPARE_GRADIENT(g.in.weight, numericGradient(w1, f));
-        COMPARE_GRADIENT(g.in.bias, numericGradient(b1, f));
-        COMPARE_GRADIENT(g.out.weight, numericGradient(w2, f));
-        COMPARE_GRADIENT(g.out.bias, numericGradient(b2, f));
+        MatD activated = inner;
+        activate(activated, Activation::GeluTanh);
+        const LinearGradients<double> out = linearBackward<double>(activated, w2, dy);
+        const LinearGradients<double> in = linearBackward<double>(x, w1, geluNewBackward<double>(inner, out.input));
+        COMPARE_GRADIENT(in.input, numericGradient(x, f));
+        COMPARE_GRADIENT(in.weight, numericGradient(w1, f));
+        COMPARE_GRADIENT(in.bias, numericGradient(b1, f));
+        COMPARE_GRADIENT(out.weight, numericGradient(w2, f));
+        COMPARE_GRADIENT(out.bias, numericGradient(b2, f));
     }
 
     void residual()
@@ -240,80 +205,14 @@ ModelConfig tinyConfig()
     return c;
 }
 
-// Every weight random (biases and norms too, so no term hides behind a zero).
-ModelParameters randomModel(const ModelConfig &c, std::uint64_t seed)
-{
-    ModelParameters m = zeroGpt2(c);
-    SplitMix64 rng(seed);
-    for (const ParameterTensor &t : parameterTensors(m)) {
-        const bool gain = t.name.endsWith(QLatin1String("ln_1.weight")) || t.name.endsWith(QLatin1String("ln_2.weight"))
-                          || t.name == QLatin1String("ln_f.weight");
-        for (Eigen::Index i = 0; i < t.rows * t.cols; ++i)
-            t.data[i] = float((gain ? 1.0 : 0.0) + rng.nextSymmetric(0.5));
-    }
-    return m;
-}
-
-TrainingBatch randomBatch(const ModelConfig &c, int sequences, int length, std::uint64_t seed)
-{
-    SplitMix64 rng(seed);
-    TrainingBatch b;
-    b.sequences = sequences;
-    b.length = length;
-    for (int i = 0; i < sequences * length; ++i) {
-        b.inputs.push_back(uniformInt(rng, c.vocab));
-        b.targets.push_back(uniformInt(rng, c.vocab));
-        b.weights.push_back(i % 3 == 1 ? 0.0f : 1.0f);
-    }
-    return b;
-}
-
 } // namespace
 
 void TestGradients::wholeModel()
 {
     const ModelConfig c = tinyConfig();
     ModelParameters model = randomModel(c, 40);
-    const TrainingBatch batch = randomBatch(c, 2, 5, 41);
-    TrainingActivations<double> keep;
-    trainingForward<double>(model, batch, keep);
-    ModelParameters gradients;
-    trainingBackward<double>(model, batch, keep, gradients);
-
-    // 120 random entries over all tensors; finite differences on the float
-    // weights by their actual (rounded) displacement, the loss in double.
-    std::vector<ParameterTensor> params = parameterTensors(model), grads = parameterTensors(gradients);
-    SplitMix64 pick(42);
-    int checked = 0;
-    for (int trial = 0; trial < 120; ++trial) {
-        const std::size_t t = std::size_t(uniformInt(pick, int(params.size())));
-        const Eigen::Index i = uniformInt(pick, int(params[t].rows * params[t].cols));
-        float &p = params[t].data[i];
-        const float keepValue = p, up = keepValue + 1e-3f, down = keepValue - 1e-3f;
-        TrainingActivations<double> scratch;
-        p = up;
-        const double lossUp = trainingForward<double>(model, batch, scratch);
-        p = down;
-        const double lossDown = trainingForward<double>(model, batch, scratch);
-        p = keepValue;
-        const double numeric = (lossUp - lossDown) / (double(up) - double(down)), analytic = grads[t].data[i];
-        if (!(std::fabs(numeric - analytic) <= 2e-5 * std::max(1.0, std::fabs(numeric))))
-            QFAIL(qPrintable(QStringLiteral("%1[%2]: backward %3, finite differences %4")
-                                 .arg(params[t].name).arg(i).arg(analytic, 0, 'g', 10).arg(numeric, 0, 'g', 10)));
-        ++checked;
-    }
-    QCOMPARE(checked, 120);
-
-    // The float pass (what training runs) agrees with the double one.
-    TrainingActivations<float> keepFloat;
-    trainingForward<float>(model, batch, keepFloat);
-    ModelParameters floatGradients;
-    trainingBackward<float>(model, batch, keepFloat, floatGradients);
-    const std::vector<ParameterTensor> fg = parameterTensors(floatGradients);
-    for (std::size_t t = 0; t < fg.size(); ++t)
-        QVERIFY2((fg[t].values() - grads[t].values()).cwiseAbs().maxCoeff()
-                     <= 1e-4 * std::max(1.0f, grads[t].values().cwiseAbs().maxCoeff()),
-                 qPrintable(fg[t].name));
+    const QString problem = wholeModelProblem(model, randomBatch(c, 2, 5, 41), 120, 42);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TestGradients::matchesModelForward()

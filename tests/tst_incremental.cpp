@@ -7,7 +7,7 @@
 #include "attention.h"
 #include "modelfixtures.h"
 
-#include "learn/gpt2training.h"
+#include "learn/trainingpass.h"
 #include "model/forward.h"
 #include "model/incremental.h"
 #include "model/inputedit.h"
@@ -117,7 +117,7 @@ ModelParameters randomGpt2()
     c.dFF = 64;
     c.positions = 64;
     c.vocab = 50;
-    ModelParameters m = zeroGpt2(c);
+    ModelParameters m = zeroModel(c);
     SplitMix64 rng(7);
     for (const ParameterTensor &t : parameterTensors(m)) {
         const bool gain = t.name.endsWith(QLatin1String("ln_1.weight")) || t.name.endsWith(QLatin1String("ln_2.weight"))

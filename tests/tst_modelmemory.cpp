@@ -7,7 +7,7 @@
 
 #include "modelfixtures.h"
 
-#include "learn/gpt2training.h"
+#include "learn/trainingpass.h"
 #include "model/forward.h"
 #include "model/modelloader.h"
 
@@ -173,7 +173,7 @@ private slots:
     // step" must not change with the model.
     void ownedCopiesAreDeep()
     {
-        const ModelParameters a = zeroGpt2(*fixtureConfig("gpt2-f32"));
+        const ModelParameters a = zeroModel(*fixtureConfig("gpt2-f32"));
         ModelParameters b = a;
         QVERIFY(b.blocks[0].mlpIn.weight.data() != a.blocks[0].mlpIn.weight.data());
         b.blocks[0].mlpIn.weight.writable()(0, 0) = 5.0f;

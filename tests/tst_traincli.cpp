@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -72,6 +73,41 @@ private slots:
         const attn::SharedModelParameters model = attn::loadModel(dir, &error);
         QVERIFY2(model, qPrintable(error));
         QCOMPARE(model->config.vocab, 9);
+    }
+
+    // A Llama-style run from the command line: a llama folder that compute --model opens.
+    void trainsLlamaAndSaves()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("llama"));
+        QProcess p;
+        p.start(QStringLiteral(ATTN_APP_PATH), {"train", "--task", "pronoun", "--family", "llama", "--heads", "4",
+                                                "--kv-heads", "2", "--steps", "30", "--report-every", "10", "-o", dir});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(QJsonDocument::fromJson(lines.last()).object().value("steps_per_second").toDouble() > 0);
+        QCOMPARE(trainingOf(dir).value("family").toString(), QStringLiteral("llama"));
+        QString error;
+        const attn::SharedModelParameters model = attn::loadModel(dir, &error);
+        QVERIFY2(model, qPrintable(error));
+        QCOMPARE(model->config.modelType, QStringLiteral("llama"));
+        QCOMPARE(model->config.kvHeads(), 2);
+        QCOMPARE(model->config.vocab, 59); // the task's 58 words and the beginning token
+
+        const QString result = tmp.filePath(QStringLiteral("result.json"));
+        QProcess compute;
+        compute.start(QStringLiteral(ATTN_APP_PATH), {"compute", "--model", dir, "--text", "The man found the lamp and it",
+                                                      "-o", result});
+        QVERIFY(compute.waitForFinished(60000));
+        QCOMPARE(compute.exitCode(), 0);
+        QFile f(result);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject r = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(r.value("tokens").toArray().first().toString(), QStringLiteral("<|begin_of_text|>"));
+        QCOMPARE(r.value("tokens").toArray().size(), 8);
+        QCOMPARE(r.value("model").toObject().value("kv_heads").toInt(), 2);
     }
 
     void interruptSaves()
@@ -225,6 +261,17 @@ private slots:
                                                   << "--task text needs --text FILE";
         QTest::newRow("zero steps") << QStringList{"--task", "copy", "--steps", "0", "-o", "OUT"}
                                     << "--steps must be a whole number from 1 to 100000000";
+        QTest::newRow("unknown family") << QStringList{"--task", "copy", "--family", "mamba", "-o", "OUT"}
+                                        << "--family mamba: unknown family; use gpt2 or llama";
+        QTest::newRow("kv heads not dividing heads")
+            << QStringList{"--task", "pronoun", "--family", "llama", "--heads", "4", "--kv-heads", "3", "-o", "OUT"}
+            << "--kv-heads 3: must divide --heads 4";
+        QTest::newRow("kv heads for GPT-2")
+            << QStringList{"--task", "pronoun", "--heads", "4", "--kv-heads", "2", "-o", "OUT"}
+            << "--kv-heads 2: GPT-2 has one key/value head per query head; shared key/value heads need --family llama";
+        QTest::newRow("odd head width for rotary positions")
+            << QStringList{"--task", "copy", "--family", "llama", "--d-model", "36", "--heads", "4", "-o", "OUT"}
+            << "--heads 4: rotary positions turn q and k in pairs, so d_model / heads must be even (36 / 4 = 9)";
         QTest::newRow("text shorter than the context")
             << QStringList{"--task", "text", "--text", "TMP/short.txt", "--context", "64", "-o", "OUT"}
             << "--context 64: the text has only 11 bytes; use a shorter context";

@@ -24,6 +24,7 @@
 #include "trainingsession.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -400,6 +401,56 @@ private slots:
         dialog.openButton()->click();
         QCOMPARE(open.count(), 1);
         QCOMPARE(open.first().first().toString(), folder);
+    }
+
+    // The Llama block from the dialog: its key/value heads and tie box only
+    // for it, a bad grouping refused with one line, then a run whose folder
+    // is a llama model with shared heads that the explorer opens.
+    void llamaBlockFromTheDialog()
+    {
+        Document doc{attn::exampleSession()};
+        MainWindow window{&doc};
+        window.fileActions()->setInteractive(false);
+        window.show();
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == QStringLiteral("&Train a model…"))
+                        a->trigger();
+        auto *dialog = window.findChild<TrainingDialog *>();
+        QVERIFY(dialog);
+        const QString folder = m_dir.filePath(QStringLiteral("llama-run"));
+        dialog->setFolderChooser([&](const QString &) { return folder; });
+        dialog->taskBox()->setCurrentIndex(dialog->taskBox()->findData(int(attn::TaskKind::Pronoun)));
+        QVERIFY(!dialog->kvHeadsBox()->isEnabled() && !dialog->tieBox()->isEnabled());
+        dialog->familyBox()->setCurrentIndex(dialog->familyBox()->findData(int(attn::ModelFamily::Llama)));
+        QVERIFY(dialog->kvHeadsBox()->isEnabled() && dialog->tieBox()->isEnabled());
+        dialog->headsBox()->setValue(4);
+        dialog->kvHeadsBox()->setValue(3);
+        QVERIFY(!dialog->train());
+        QCOMPARE(dialog->statusLabel()->text(), QStringLiteral("--kv-heads 3: must divide --heads 4"));
+
+        dialog->kvHeadsBox()->setValue(2);
+        dialog->stepsBox()->setValue(40);
+        QVERIFY(dialog->train());
+        QVERIFY(!dialog->familyBox()->isEnabled() && !dialog->kvHeadsBox()->isEnabled());
+        QCOMPARE(dialog->session()->exampleTexts().first(), QStringLiteral("<|begin_of_text|>"));
+        QVERIFY(finished(*dialog->session()));
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog->savedFolder(), folder);
+        QVERIFY(dialog->kvHeadsBox()->isEnabled());
+        QString error;
+        const attn::SharedModelParameters model = attn::loadModel(folder, &error);
+        QVERIFY2(model, qPrintable(error));
+        QCOMPARE(model->config.modelType, QStringLiteral("llama"));
+        QCOMPARE(model->config.kvHeads(), 2);
+        QVERIFY(!model->config.tiedUnembedding);
+
+        dialog->openButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return doc.model()->isOpen() && !doc.model()->isOpening(); }, 10000));
+        QCOMPARE(doc.model()->config()->heads, 4);
+        QCOMPARE(doc.model()->config()->kvHeads(), 2);
+        delete dialog;
     }
 
     void learnMenuOpensTheDialogAndTheModel()

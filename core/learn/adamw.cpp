@@ -1,6 +1,6 @@
 #include "learn/adamw.h"
 
-#include "learn/gpt2training.h"
+#include "learn/trainingparameters.h"
 
 #include <cmath>
 
@@ -21,7 +21,7 @@ void adamwUpdate(Eigen::Ref<Eigen::VectorXf> p, const Eigen::Ref<const Eigen::Ve
 }
 
 AdamW::AdamW(const ModelConfig &config, const AdamWSettings &settings)
-    : m_settings(settings), m_first(zeroGpt2(config)), m_second(zeroGpt2(config))
+    : m_settings(settings), m_first(zeroModel(config)), m_second(zeroModel(config))
 {
 }
 

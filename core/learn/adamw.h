@@ -23,7 +23,7 @@ void adamwUpdate(Eigen::Ref<Eigen::VectorXf> parameters, const Eigen::Ref<const 
                  Eigen::Ref<Eigen::VectorXf> firstMoment, Eigen::Ref<Eigen::VectorXf> secondMoment, int step,
                  double learningRate, double weightDecay, const AdamWSettings &settings);
 
-// The optimiser of a whole GPT-2: its moments have the model's shapes.
+// The optimiser of a whole model: its moments have the model's shapes.
 class AdamW
 {
 public:

@@ -1,6 +1,7 @@
 #pragma once
-// The backward passes of the operations in model/ops.h and model/attentionop.h,
-// each the exact derivative of its forward op and tested alone against central
+// The backward passes of the operations in model/ops.h and model/attentionop.h
+// (learn/rotaryturn.h has the rotation's), each the exact derivative of its
+// forward op and tested alone against central
 // finite differences (tests/tst_gradients.cpp). Templated on the scalar like
 // the forward ops: training runs in float, gradient checks in double.
 //
@@ -34,21 +35,24 @@ struct AttentionGradients
     RowMatrix<S> queries, keys, values; // each n x heads*head_dim
 };
 
-template<typename S>
-struct MlpGradients
-{
-    RowMatrix<S> input;
-    LinearGradients<S> in, out; // in.input and out.input are left empty
-};
-
-// y = x W + b.
+// y = x W + b (W stored [in, out]: GPT-2's Conv1D).
 template<typename S>
 LinearGradients<S> linearBackward(const MatrixIn<S> &x, const MatrixIn<S> &weight, const MatrixIn<S> &dy);
+
+// y = x Wᵀ + b (W stored [out, in]: nn.Linear, the Llama family); `weight` of the gradients is [out, in] too.
+template<typename S>
+LinearGradients<S> linearTransposedBackward(const MatrixIn<S> &x, const MatrixIn<S> &weight, const MatrixIn<S> &dy);
 
 // y = layerNorm(x) with gamma `weight`; mean and variance are recomputed from x.
 template<typename S>
 LayerNormGradients<S> layerNormBackward(const MatrixIn<S> &x, const VectorIn<S> &weight, double epsilon,
                                         const MatrixIn<S> &dy);
+
+// y = rmsNorm(x) with gain `weight` (model/ops.h); the root mean square is recomputed from x.
+// The bias of the result is left empty.
+template<typename S>
+LayerNormGradients<S> rmsNormBackward(const MatrixIn<S> &x, const VectorIn<S> &weight, double epsilon,
+                                      const MatrixIn<S> &dy);
 
 // y = geluNew(x) entrywise (GPT-2's tanh form).
 template<typename S>
@@ -56,17 +60,24 @@ RowMatrix<S> geluNewBackward(const MatrixIn<S> &x, const MatrixIn<S> &dy);
 
 // Self-attention as attention<S>() computes it (scores scaled by `scale`,
 // softmax, causal or not, weights * V), given that call's per-head weights and
-// dLoss/d(context).
+// dLoss/d(context). With kvHeads (0: one per query head) below the number of
+// heads, keys and values hold kvHeads heads and query head h reads key/value
+// head h / (heads / kvHeads), so a shared head's gradient is the sum over
+// the query heads that read it.
 template<typename S>
 AttentionGradients<S> attentionBackward(const MatrixIn<S> &queries, const MatrixIn<S> &keys, const MatrixIn<S> &values,
                                         const std::vector<RowMatrix<S>> &weights, double scale,
-                                        const MatrixIn<S> &dContext);
+                                        const MatrixIn<S> &dContext, int kvHeads = 0);
 
-// y = linear(geluNew(linear(x, W1, b1)), W2, b2); `inner` is linear(x, W1, b1)
-// as the forward pass computed it.
+// y = silu(gate) o up entrywise (the Llama family's SwiGLU, before down_proj):
+// dLoss/d(gate) and dLoss/d(up).
 template<typename S>
-MlpGradients<S> mlpBackward(const MatrixIn<S> &x, const MatrixIn<S> &inner, const MatrixIn<S> &w1,
-                            const MatrixIn<S> &w2, const MatrixIn<S> &dy);
+struct GatedGradients
+{
+    RowMatrix<S> gate, up;
+};
+template<typename S>
+GatedGradients<S> swigluBackward(const MatrixIn<S> &gate, const MatrixIn<S> &up, const MatrixIn<S> &dy);
 
 // h_out = h_in + f(h_in): the gradient reaching h_in is the stream's own plus
 // what flows back through f. Adds `dBranch` (dLoss/dh_in via f) to `dStream`.
@@ -78,6 +89,10 @@ void residualBackward(RowMatrix<S> &dStream, const MatrixIn<S> &dBranch);
 template<typename S>
 void embeddingBackward(const std::vector<int> &ids, int length, const MatrixIn<S> &dh, RowMatrix<S> &dTokenEmbedding,
                        RowMatrix<S> &dPositionEmbedding);
+
+// h[i] = tokenEmbedding[ids[i]] (rotary models: positions enter q and k instead).
+template<typename S>
+void tokenEmbeddingBackward(const std::vector<int> &ids, const MatrixIn<S> &dh, RowMatrix<S> &dTokenEmbedding);
 
 // logits = h E^T with E the (tied) token embedding [vocab, d]. Adds to dE,
 // returns dLoss/dh.

@@ -2,13 +2,16 @@
 
 #include "io/safetensorswriter.h"
 #include "sessionio.h"
+#include "learn/tasks.h"
 #include "learn/tokenizerwriter.h"
+#include "learn/trainingparameters.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstdio>
 #include <fcntl.h>
 
@@ -52,9 +55,55 @@ std::vector<TensorToWrite> gpt2Tensors(const ModelParameters &m)
     return t;
 }
 
+// Every tensor under the name parameterTensors gives it, which for the Llama
+// family is the name Hugging Face writes: [out, in] as trained, vectors 1-D.
+std::vector<TensorToWrite> llamaTensors(const ModelParameters &m)
+{
+    ModelParameters copy = m;
+    std::vector<TensorToWrite> t;
+    for (const ParameterTensor &p : parameterTensors(copy)) {
+        if (!p.decays)
+            t.push_back(TensorToWrite::fromVector(p.name, p.values()));
+        else
+            t.push_back(TensorToWrite::fromMatrix(p.name, Eigen::Map<const RowMatrixXf>(p.data, p.rows, p.cols)));
+    }
+    return t;
+}
+
+QMap<QString, QString> safetensorsMetadata()
+{
+    // transformers refuses a file without it (modeling_utils: format "pt").
+    QMap<QString, QString> metadata;
+    metadata.insert(QStringLiteral("format"), QStringLiteral("pt"));
+    return metadata;
+}
+
+bool writeLlama(const QString &folder, const ModelParameters &model, const std::vector<QByteArray> &symbols,
+                const QJsonObject &training, QString *error)
+{
+    const auto found = std::find(symbols.begin(), symbols.end(), QByteArray(kBeginningOfText));
+    const int beginning = found == symbols.end() ? -1 : int(found - symbols.begin());
+    const std::optional<TokenizerJsonFiles> tokenizer =
+        tokenizerJsonFiles(symbols, beginning, model.config.positions, error);
+    if (!tokenizer)
+        return false;
+    QJsonObject config = llamaConfigJson(model.config, beginning);
+    if (!training.isEmpty())
+        config.insert(QStringLiteral("attention_explorer_training"), training);
+    const QDir dir(folder);
+    return writeFileAtomically(dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson(), error)
+           && writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")), llamaTensors(model),
+                               safetensorsMetadata(), error)
+           && writeFileAtomically(dir.filePath(QStringLiteral("tokenizer.json")), tokenizer->tokenizerJson, error)
+           && writeFileAtomically(dir.filePath(QStringLiteral("tokenizer_config.json")),
+                                  tokenizer->tokenizerConfigJson, error);
+}
+
 bool writeAll(const QString &folder, const ModelParameters &model, const std::vector<QByteArray> &symbols,
               const QJsonObject &training, QString *error)
 {
+    if (storesOutByIn(model.config))
+        return writeLlama(folder, model, symbols, training, error);
     const std::optional<ByteLevelTokenizerFiles> tokenizer = byteLevelTokenizerFiles(symbols, error);
     if (!tokenizer)
         return false;
@@ -62,10 +111,9 @@ bool writeAll(const QString &folder, const ModelParameters &model, const std::ve
     if (!training.isEmpty())
         config.insert(QStringLiteral("attention_explorer_training"), training);
     const QDir dir(folder);
-    QMap<QString, QString> metadata;
-    metadata.insert(QStringLiteral("format"), QStringLiteral("pt"));
     return writeFileAtomically(dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson(), error)
-           && writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")), gpt2Tensors(model), metadata, error)
+           && writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")), gpt2Tensors(model),
+                               safetensorsMetadata(), error)
            && writeFileAtomically(dir.filePath(QStringLiteral("vocab.json")), tokenizer->vocabJson, error)
            && writeFileAtomically(dir.filePath(QStringLiteral("merges.txt")), tokenizer->mergesTxt, error);
 }
@@ -133,6 +181,38 @@ QJsonObject gpt2ConfigJson(const ModelConfig &c)
     // stop whenever the model produces it. Null: no such token (GPT2Config's
     // default, 50256, is outside the vocabulary).
     o.insert(QStringLiteral("bos_token_id"), QJsonValue());
+    o.insert(QStringLiteral("eos_token_id"), QJsonValue());
+    return o;
+}
+
+QJsonObject llamaConfigJson(const ModelConfig &c, int beginning)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("model_type"), QStringLiteral("llama"));
+    o.insert(QStringLiteral("architectures"), QJsonArray{QStringLiteral("LlamaForCausalLM")});
+    o.insert(QStringLiteral("num_hidden_layers"), c.layers);
+    o.insert(QStringLiteral("num_attention_heads"), c.heads);
+    o.insert(QStringLiteral("num_key_value_heads"), c.kvHeads());
+    o.insert(QStringLiteral("hidden_size"), c.dModel);
+    o.insert(QStringLiteral("head_dim"), c.headDim());
+    o.insert(QStringLiteral("intermediate_size"), c.dFF);
+    o.insert(QStringLiteral("max_position_embeddings"), c.positions);
+    o.insert(QStringLiteral("vocab_size"), c.vocab);
+    o.insert(QStringLiteral("hidden_act"), QStringLiteral("silu"));
+    o.insert(QStringLiteral("rms_norm_eps"), c.normEpsilon);
+    o.insert(QStringLiteral("rope_theta"), c.rotary.theta);
+    o.insert(QStringLiteral("rope_scaling"), QJsonValue());
+    o.insert(QStringLiteral("attention_bias"), false);
+    o.insert(QStringLiteral("attention_dropout"), 0.0);
+    o.insert(QStringLiteral("mlp_bias"), false);
+    o.insert(QStringLiteral("tie_word_embeddings"), c.tiedUnembedding);
+    o.insert(QStringLiteral("initializer_range"), 0.02);
+    o.insert(QStringLiteral("pretraining_tp"), 1);
+    o.insert(QStringLiteral("use_cache"), true);
+    o.insert(QStringLiteral("torch_dtype"), QStringLiteral("float32"));
+    // The beginning token the tokenizer adds; no end token (LlamaConfig's
+    // default, 2, would name one of the task's words).
+    o.insert(QStringLiteral("bos_token_id"), beginning >= 0 ? QJsonValue(beginning) : QJsonValue());
     o.insert(QStringLiteral("eos_token_id"), QJsonValue());
     return o;
 }

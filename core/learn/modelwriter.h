@@ -1,9 +1,13 @@
 #pragma once
-// Writes a trained GPT-2 as a model folder (contract section 5) that
-// attn::loadModel, `compute --model` and Hugging Face transformers open:
-// config.json, model.safetensors under the names Hugging Face writes, and a
-// byte-level tokenizer (vocab.json, merges.txt) with one token per symbol of
-// the task, so its tiny vocabulary round-trips (learn/tokenizerwriter.h).
+// Writes a trained model as a model folder that attn::loadModel, `compute
+// --model` and Hugging Face transformers open: config.json, model.safetensors
+// under the names Hugging Face writes, and a byte-level tokenizer with one
+// token per symbol of the task, so its tiny vocabulary round-trips
+// (learn/tokenizerwriter.h). A GPT-2 (contract section 5) gets GPT2Config's
+// fields and vocab.json with merges.txt; a Llama-style model (the `llama`
+// family of section 8) gets LlamaConfig's fields, `model.`-prefixed [out, in]
+// weights, and tokenizer.json with tokenizer_config.json, whose
+// post-processor puts the beginning token (kBeginningOfText) before every text.
 
 #include "model/modelparameters.h"
 
@@ -33,6 +37,9 @@ void recoverInterruptedSave(const QString &dir);
 
 // The config.json of `model` (Hugging Face GPT2Config fields).
 QJsonObject gpt2ConfigJson(const ModelConfig &config);
+// The config.json of a Llama-style model, its keys as LlamaConfig writes them;
+// `beginning`: the bos_token_id (-1: none).
+QJsonObject llamaConfigJson(const ModelConfig &config, int beginning);
 
 // Checks that DIR can be written (its parent exists and is a writable folder,
 // DIR itself is a folder or absent), before minutes of training. Empty when fine.

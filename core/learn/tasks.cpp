@@ -67,18 +67,29 @@ std::optional<TrainingTask> TrainingTask::fromText(const QByteArray &text, const
     return task;
 }
 
+TrainingTask TrainingTask::startingWith(const QByteArray &token) const
+{
+    TrainingTask task = *this;
+    if (task.m_beginning < 0) {
+        task.m_beginning = vocab();
+        task.m_symbols.push_back(token);
+    }
+    return task;
+}
+
 double TrainingTask::chance() const
 {
     // Copy, reverse and sort never ask for the separator.
     if (m_kind == TaskKind::Pronoun)
         return 1.0 / double(pronoun::ownVerbCount()); // only the verb after a pronoun counts
     const bool separator = m_kind == TaskKind::Copy || m_kind == TaskKind::Reverse || m_kind == TaskKind::Sort;
-    return 1.0 / double(vocab() - (separator ? 1 : 0));
+    return 1.0 / double(ownSymbols() - (separator ? 1 : 0));
 }
 
 int TrainingTask::maxLength() const
 {
-    return m_kind == TaskKind::Text ? int(m_text.size()) - 1 : 1 << 20;
+    // A sequence holds the beginning token and length - 1 of the text's, which need `length` of it.
+    return m_kind == TaskKind::Text ? int(m_text.size()) - (m_beginning >= 0 ? 0 : 1) : 1 << 20;
 }
 
 TrainingBatch TrainingTask::batch(SplitMix64 &rng, int sequences, int length) const
@@ -100,19 +111,27 @@ TrainingBatch TrainingTask::batch(SplitMix64 &rng, int sequences, int length) co
 void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, float *weights) const
 {
     // One sequence of length + 1 tokens; counts[t] says whether token t is a target that counts.
+    // With a beginning token, it comes first and the task fills the rest.
     std::vector<int> sequence(std::size_t(length) + 1);
     std::vector<float> counts(sequence.size(), 0.0f);
+    const int first = m_beginning >= 0 ? 1 : 0, own = length - first;
+    std::vector<int> tokens(std::size_t(own) + 1);
+    std::vector<float> tokenCounts(tokens.size(), 0.0f);
     if (m_kind == TaskKind::Text) {
-        const int start = uniformInt(rng, int(m_text.size()) - length);
-        std::copy_n(m_text.begin() + start, sequence.size(), sequence.begin());
-        std::fill(counts.begin() + 1, counts.end(), 1.0f);
+        const int start = uniformInt(rng, int(m_text.size()) - own);
+        std::copy_n(m_text.begin() + start, tokens.size(), tokens.begin());
+        std::fill(tokenCounts.begin() + 1, tokenCounts.end(), 1.0f);
     } else if (m_kind == TaskKind::Induction) {
-        fillInduction(rng, sequence, counts);
+        fillInduction(rng, tokens, tokenCounts);
     } else if (m_kind == TaskKind::Pronoun) {
-        pronoun::fillSentences(rng, sequence, counts);
+        pronoun::fillSentences(rng, tokens, tokenCounts);
     } else {
-        fillSequenceTask(rng, length, sequence, counts);
+        fillSequenceTask(rng, own, tokens, tokenCounts);
     }
+    if (first)
+        sequence[0] = m_beginning;
+    std::copy(tokens.begin(), tokens.end(), sequence.begin() + first);
+    std::copy(tokenCounts.begin(), tokenCounts.end(), counts.begin() + first);
     for (int i = 0; i < length; ++i) {
         inputs[i] = sequence[std::size_t(i)];
         targets[i] = sequence[std::size_t(i) + 1];
@@ -124,7 +143,7 @@ void TrainingTask::fillInduction(SplitMix64 &rng, std::vector<int> &sequence, st
 {
     const int n = int(sequence.size());
     for (int &t : sequence)
-        t = uniformInt(rng, vocab());
+        t = uniformInt(rng, ownSymbols());
     // The stretch's length and the distance between its two copies are both
     // drawn over a wide range (lengths n/16 to n/2, distances from the length
     // to n - length, the pair anywhere): a head that looks a fixed distance
@@ -144,7 +163,7 @@ void TrainingTask::fillSequenceTask(SplitMix64 &rng, int length, std::vector<int
                                     std::vector<float> &counts) const
 {
     // x_1 ... x_k = y_1 ... y_k, padded with "=" when length is odd.
-    const int separator = vocab() - 1, k = length / 2;
+    const int separator = ownSymbols() - 1, k = length / 2;
     std::fill(sequence.begin(), sequence.end(), separator);
     for (int i = 0; i < k; ++i)
         sequence[std::size_t(i)] = uniformInt(rng, separator);

@@ -14,6 +14,9 @@ namespace attn {
 
 enum class TaskKind { Induction, Copy, Reverse, Sort, Pronoun, Text };
 
+// The beginning-of-text token of the Llama-style models the trainer makes (Llama 3's name for it).
+inline constexpr char kBeginningOfText[] = "<|begin_of_text|>";
+
 // `sequences` rows of `length` tokens one after another.
 struct TrainingBatch
 {
@@ -34,6 +37,15 @@ public:
     // Character-level (one token per byte) next-token prediction on `text`.
     static std::optional<TrainingTask> fromText(const QByteArray &text, const QString &name, QString *error);
 
+    // This task with `token` before every sequence, as a tokenizer that adds a
+    // beginning-of-sequence token hands a model its text: the token is the
+    // last id, every sequence starts with it, and the task's own tokens follow
+    // (one fewer of them). Its only target that counts is none: what follows
+    // the beginning is the task's first token, which nothing predicts.
+    TrainingTask startingWith(const QByteArray &token) const;
+    // The id every sequence starts with; -1 when none.
+    int beginning() const { return m_beginning; }
+
     TaskKind kind() const { return m_kind; }
     int vocab() const { return int(m_symbols.size()); }
     // The text each token id stands for, in bytes (the saved tokenizer's
@@ -52,12 +64,15 @@ public:
 
 private:
     void fill(SplitMix64 &rng, int length, int *inputs, int *targets, float *weights) const;
+    // The symbols the task itself draws from (without the beginning token).
+    int ownSymbols() const { return vocab() - (m_beginning >= 0 ? 1 : 0); }
     void fillInduction(SplitMix64 &rng, std::vector<int> &sequence, std::vector<float> &counts) const;
     void fillSequenceTask(SplitMix64 &rng, int length, std::vector<int> &sequence, std::vector<float> &counts) const;
 
     TaskKind m_kind = TaskKind::Induction;
     std::vector<QByteArray> m_symbols;
     std::vector<int> m_text; // Text: the whole file as token ids
+    int m_beginning = -1;
 };
 
 // A uniform integer in [0, n).

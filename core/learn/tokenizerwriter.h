@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -29,7 +30,25 @@ struct ByteLevelTokenizerFiles
 // word's first byte occurs inside another of them (a capital starts each in
 // the pronoun task). Symbols that break this, or repeat, are refused with
 // one line.
+//
+// `special` (an id, or -1) is a token such as kBeginningOfText: written to the
+// vocabulary under its text at its id, with no merges (readers take it whole,
+// as an added token).
 std::optional<ByteLevelTokenizerFiles> byteLevelTokenizerFiles(const std::vector<QByteArray> &symbols,
-                                                               QString *error);
+                                                               QString *error, int special = -1);
+
+struct TokenizerJsonFiles
+{
+    QByteArray tokenizerJson, tokenizerConfigJson;
+};
+
+// The same vocabulary and merges as Hugging Face tokenizer.json (a BPE model
+// behind GPT-2's ByteLevel pre-tokenizer, as Llama 3's byte-level BPE), with
+// `beginning` (an id of `symbols`) an added special token that the
+// post-processor puts before every text, as Llama tokenizers add their BOS;
+// and tokenizer_config.json naming it the bos_token (no EOS: the tasks have
+// none). `maxLength`: the model's positions, tokenizer_config's model_max_length.
+std::optional<TokenizerJsonFiles> tokenizerJsonFiles(const std::vector<QByteArray> &symbols, int beginning,
+                                                     int maxLength, QString *error);
 
 } // namespace attn

@@ -46,6 +46,27 @@ TrainerSettings defaultSettings(TaskKind kind, int *symbols)
     return s;
 }
 
+QString modelFamilyName(ModelFamily family)
+{
+    return family == ModelFamily::Llama ? QStringLiteral("llama") : QStringLiteral("gpt2");
+}
+
+std::optional<ModelFamily> modelFamilyFromName(const QString &name)
+{
+    for (const ModelFamily f : {ModelFamily::Gpt2, ModelFamily::Llama})
+        if (modelFamilyName(f) == name)
+            return f;
+    return std::nullopt;
+}
+
+// The SwiGLU's inner width: two thirds of GPT-2's 4 * d_model (its three
+// matrices then hold as many weights as GPT-2's two), rounded up to a multiple
+// of 16 as Llama rounds to 256.
+static int gatedInnerWidth(int dModel)
+{
+    return (8 * dModel + 3 * 16 - 1) / (3 * 16) * 16;
+}
+
 QString Trainer::checkSettings(const TrainerSettings &s, const TrainingTask &task)
 {
     if (s.layers < 1 || s.layers > kMaxTrainLayers)
@@ -54,6 +75,15 @@ QString Trainer::checkSettings(const TrainerSettings &s, const TrainingTask &tas
         return QStringLiteral("--d-model %1: must be 1 to %2").arg(s.dModel).arg(kMaxTrainDModel);
     if (s.heads < 1 || s.dModel % s.heads != 0)
         return QStringLiteral("--heads %1: must divide --d-model %2").arg(s.heads).arg(s.dModel);
+    const int kvHeads = s.kvHeads > 0 ? s.kvHeads : s.heads;
+    if (s.family == ModelFamily::Gpt2 && kvHeads != s.heads)
+        return QStringLiteral("--kv-heads %1: GPT-2 has one key/value head per query head; "
+                              "shared key/value heads need --family llama").arg(s.kvHeads);
+    if (s.kvHeads < 0 || s.heads % kvHeads != 0)
+        return QStringLiteral("--kv-heads %1: must divide --heads %2").arg(s.kvHeads).arg(s.heads);
+    if (s.family == ModelFamily::Llama && (s.dModel / s.heads) % 2 != 0)
+        return QStringLiteral("--heads %1: rotary positions turn q and k in pairs, so d_model / heads must be even "
+                              "(%2 / %1 = %3)").arg(s.heads).arg(s.dModel).arg(s.dModel / s.heads);
     if (s.context < 2 || s.context > kMaxTrainContext)
         return QStringLiteral("--context %1: must be 2 to %2").arg(s.context).arg(kMaxTrainContext);
     if (s.context > task.maxLength())
@@ -71,7 +101,7 @@ QString Trainer::checkSettings(const TrainerSettings &s, const TrainingTask &tas
 ModelConfig Trainer::configFor(const TrainerSettings &s, int vocab)
 {
     ModelConfig c;
-    c.modelType = QStringLiteral("gpt2");
+    c.modelType = modelFamilyName(s.family);
     c.layers = s.layers;
     c.heads = s.heads;
     c.keyValueHeads = s.heads;
@@ -80,6 +110,20 @@ ModelConfig Trainer::configFor(const TrainerSettings &s, int vocab)
     c.dFF = 4 * s.dModel;
     c.positions = s.context;
     c.vocab = vocab;
+    if (s.family == ModelFamily::Llama) {
+        // Llama's recipe as model/families/llamacommon.cpp reads it from config.json.
+        c.keyValueHeads = s.kvHeads > 0 ? s.kvHeads : s.heads;
+        c.dFF = gatedInnerWidth(s.dModel);
+        c.norm = NormKind::RmsNorm;
+        c.normEpsilon = 1e-5; // Llama 2's and 3's rms_norm_eps
+        c.positionKind = PositionKind::Rotary;
+        c.rotary.theta = 10000.0;
+        c.rotary.dimensions = c.headDimension;
+        c.mlp = MlpKind::Gated;
+        c.activation = Activation::Silu;
+        c.queryKeyValueBias = c.outputBias = c.mlpBias = false;
+        c.tiedUnembedding = s.tiedEmbeddings;
+    }
     return c;
 }
 
@@ -89,34 +133,43 @@ ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
     // makes every score and logit nearly zero, and induction heads have been
     // reported to form late or not at all from it. Instead: dense weights
     // uniform in +-1/sqrt(fan_in) (PyTorch's nn.Linear default), the residual
-    // projections scaled by 1/sqrt(2 layers) as GPT-2 does, embeddings of
-    // standard deviation 1/sqrt(d_model) so the tied logits start near unit
-    // size, biases 0, norms 1.
-    ModelParameters m = zeroGpt2(c);
+    // projections scaled by 1/sqrt(2 layers) as GPT-2 does, embeddings (and a
+    // separate unembedding) of standard deviation 1/sqrt(d_model) so the
+    // logits start near unit size, biases 0, norms 1.
+    ModelParameters m = zeroModel(c);
     SplitMix64 rng(seed);
     auto fill = [&](WeightMatrix &weight, double limit) {
         RowMatrix<float> &w = weight.writable();
         for (Eigen::Index i = 0; i < w.size(); ++i)
             w.data()[i] = float(rng.nextSymmetric(limit));
     };
+    auto fillDense = [&](DenseParameters &d, double scale) {
+        fill(d.weight, scale / std::sqrt(double(d.inputs())));
+    };
     const double uniformForStd = std::sqrt(3.0); // a uniform in +-a has std a / sqrt 3
-    fill(m.tokenEmbedding, uniformForStd / std::sqrt(double(c.dModel)));
-    fill(m.positionEmbedding, uniformForStd / std::sqrt(double(c.dModel)));
+    const double embedding = uniformForStd / std::sqrt(double(c.dModel));
+    fill(m.tokenEmbedding, embedding);
+    if (c.positionKind == PositionKind::Learned)
+        fill(m.positionEmbedding, embedding);
     const double residual = 1.0 / std::sqrt(2.0 * c.layers);
     for (BlockParameters &b : m.blocks) {
         b.norm1.weight.writable().setOnes();
         b.norm2.weight.writable().setOnes();
-        for (DenseParameters *d : {&b.query, &b.key, &b.value, &b.mlpIn})
-            fill(d->weight, 1.0 / std::sqrt(double(d->weight.rows())));
-        fill(b.attentionOutput.weight, residual / std::sqrt(double(c.dModel)));
-        fill(b.mlpOut.weight, residual / std::sqrt(double(c.dFF)));
+        for (DenseParameters *d : {&b.query, &b.key, &b.value, &b.mlpGate, &b.mlpIn})
+            if (d->weight.rowCount() > 0)
+                fillDense(*d, 1.0);
+        fillDense(b.attentionOutput, residual);
+        fillDense(b.mlpOut, residual);
     }
     m.finalNorm.weight.writable().setOnes();
+    if (!c.tiedUnembedding)
+        fill(m.untiedUnembedding, embedding);
     return m;
 }
 
 Trainer::Trainer(TrainingTask task, const TrainerSettings &settings)
-    : m_task(std::move(task)), m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
+    : m_task(settings.family == ModelFamily::Llama ? task.startingWith(kBeginningOfText) : std::move(task)),
+      m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
       m_data(settings.seed ^ 0x5DEECE66Dull)
 {
     const QString bad = checkSettings(settings, m_task);
@@ -156,23 +209,32 @@ bool Trainer::step(double *loss, double *accuracy)
         *loss = value;
     if (accuracy)
         *accuracy = m_activations.loss.counted ? double(m_activations.loss.correct) / m_activations.loss.counted : 0.0;
-    trainingBackward<float>(m_model, batch, m_activations, m_gradients);
-
-    double squares = 0;
-    const std::vector<ParameterTensor> grads = parameterTensors(m_gradients);
-    for (const ParameterTensor &g : grads)
-        squares += double(g.values().squaredNorm());
-    const double norm = std::sqrt(squares);
+    const double norm = descend(m_model, batch, m_activations, m_gradients, m_optimiser, learningRate(),
+                                m_settings.gradientClip);
     if (!std::isfinite(norm)) {
         m_problem = QStringLiteral("the gradients became %1 at step %2; stopped with the weights of step %3")
                         .arg(norm).arg(stepsDone() + 1).arg(stepsDone());
         return false;
     }
-    if (m_settings.gradientClip > 0 && norm > m_settings.gradientClip)
-        for (const ParameterTensor &g : grads)
-            g.values() *= float(m_settings.gradientClip / norm);
-    m_optimiser.step(m_model, m_gradients, learningRate());
     return true;
+}
+
+double Trainer::descend(ModelParameters &model, const TrainingBatch &batch, const TrainingActivations<float> &keep,
+                        ModelParameters &gradients, AdamW &optimiser, double learningRate, double clip)
+{
+    trainingBackward<float>(model, batch, keep, gradients);
+    double squares = 0;
+    const std::vector<ParameterTensor> grads = parameterTensors(gradients);
+    for (const ParameterTensor &g : grads)
+        squares += double(g.values().squaredNorm());
+    const double norm = std::sqrt(squares);
+    if (!std::isfinite(norm))
+        return norm;
+    if (clip > 0 && norm > clip)
+        for (const ParameterTensor &g : grads)
+            g.values() *= float(clip / norm);
+    optimiser.step(model, gradients, learningRate);
+    return norm;
 }
 
 TrainingOutcome Trainer::run(const std::atomic<bool> *stop, const std::function<void(const TrainingReport &)> &report)

@@ -1,12 +1,13 @@
 #pragma once
-// Trains a small GPT-2 on a TrainingTask: initialisation, steps of forward
-// (keeping activations), backward and AdamW, and a run loop that a stop flag
-// ends between steps. Runs on the calling thread (a worker thread drives it in
-// the window). Same settings and seed: the same weights bit for bit.
+// Trains a small GPT-2 or Llama-style model on a TrainingTask:
+// initialisation, steps of forward (keeping activations), backward and AdamW,
+// and a run loop that a stop flag ends between steps. Runs on the calling
+// thread (a worker thread drives it in the window). Same settings and seed:
+// the same weights bit for bit.
 
 #include "learn/adamw.h"
-#include "learn/gpt2training.h"
 #include "learn/tasks.h"
+#include "learn/trainingpass.h"
 
 #include <atomic>
 #include <functional>
@@ -14,10 +15,29 @@
 
 namespace attn {
 
+// The block a run trains (contract section 7, `train --family`): GPT-2's
+// (LayerNorm, learned positions, GELU MLP, biases, tied unembedding) or the
+// Llama family's (RMSNorm, rotary positions, SwiGLU, grouped key/value
+// heads, no biases). A Llama-style run puts kBeginningOfText before every
+// sequence, as Llama tokenizers do.
+enum class ModelFamily { Gpt2, Llama };
+
+// "gpt2" or "llama", as config.json's model_type and `train --family` name them.
+QString modelFamilyName(ModelFamily family);
+std::optional<ModelFamily> modelFamilyFromName(const QString &name);
+
 struct TrainerSettings
 {
+    ModelFamily family = ModelFamily::Gpt2;
     int layers = 2;
     int heads = 4;
+    // Llama: key/value heads, each shared by heads / kvHeads query heads (0: one per query head).
+    int kvHeads = 0;
+    // Llama: logits from the token embedding (tie_word_embeddings) instead of
+    // a separate lm_head. Untied by default, as LlamaConfig and the Llama 2 and
+    // Llama 3 8B checkpoints are: a word's vector going in and the vector that
+    // predicts it coming out are free to differ. GPT-2 always ties.
+    bool tiedEmbeddings = false;
     int dModel = 64;
     int context = 64;       // tokens per training sequence (the model's n_positions)
     int batch = 8;          // sequences per step
@@ -62,7 +82,8 @@ public:
 
     // One line naming the bad setting, or empty.
     static QString checkSettings(const TrainerSettings &settings, const TrainingTask &task);
-    // The GPT-2 config a run of these settings trains.
+    // The config (GPT-2 or Llama) a run of these settings trains; `vocab` counts
+    // the beginning token of a Llama-style run.
     static ModelConfig configFor(const TrainerSettings &settings, int vocab);
     // A fresh model: see trainer.cpp for why not GPT-2's std 0.02.
     static ModelParameters initialModel(const ModelConfig &config, std::uint64_t seed);
@@ -72,6 +93,13 @@ public:
     // (those of the step before, when the current weights gave the bad loss)
     // and the run must end.
     bool step(double *loss = nullptr, double *accuracy = nullptr);
+
+    // The rest of a step once trainingForward has filled `keep` for `batch`:
+    // backward, the gradients' global norm clipped to `clip` (0: not), one
+    // AdamW update of `model`. Returns the norm before clipping; when it is not
+    // finite nothing is updated.
+    static double descend(ModelParameters &model, const TrainingBatch &batch, const TrainingActivations<float> &keep,
+                          ModelParameters &gradients, AdamW &optimiser, double learningRate, double clip);
 
     // Steps until settings.steps are done, `stop` is set, or the run diverges;
     // `report` every reportEvery steps and after the last one.

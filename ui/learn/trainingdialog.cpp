@@ -6,6 +6,7 @@
 #include "trainingcurveview.h"
 #include "trainingsession.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -105,8 +106,23 @@ QWidget *TrainingDialog::buildControls()
         form->addRow(label, s);
         return s;
     };
+    m_family = new QComboBox;
+    m_family->addItem(tr("GPT-2"), int(attn::ModelFamily::Gpt2));
+    m_family->addItem(tr("Llama-style"), int(attn::ModelFamily::Llama));
+    m_family->setToolTip(tr("GPT-2: LayerNorm, learned positions added to each token, a GELU MLP, biases. "
+                            "Llama-style: RMSNorm, rotary positions that turn q and k, a SwiGLU MLP, "
+                            "key/value heads shared by groups of query heads, no biases, and a "
+                            "beginning-of-text token before every sequence"));
+    form->addRow(tr("&Block:"), m_family);
     m_layers = spin(tr("&Layers:"), 1, 12, tr("Transformer blocks; induction needs two"));
     m_heads = spin(tr("&Heads:"), 1, 16, tr("Attention heads per layer; must divide d_model"));
+    m_kvHeads = spin(tr("&Key/value heads:"), 1, 16,
+                     tr("Llama-style: how many heads of keys and values a layer keeps; each is shared by "
+                        "heads / this many query heads, so it must divide the heads"));
+    m_tie = new QCheckBox(tr("Ti&e the output to the embedding"));
+    m_tie->setToolTip(tr("Llama-style: predict the next token with the token embedding itself instead of a "
+                         "separate output matrix (lm_head); GPT-2 always does"));
+    form->addRow(QString(), m_tie);
     m_dModel = spin(tr("&d_model:"), 4, 1024, tr("Width of every token's vector"));
     m_context = spin(tr("&Context:"), 2, 1024, tr("Tokens per training sequence (the model's positions)"));
     m_steps = spin(tr("&Steps:"), 1, 1000000, tr("Optimiser steps; Stop ends the run early"));
@@ -139,6 +155,7 @@ QWidget *TrainingDialog::buildControls()
     column->addLayout(finish);
 
     connect(m_task, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainingDialog::applyPreset);
+    connect(m_family, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainingDialog::updateFamilyControls);
     connect(m_train, &QPushButton::clicked, this, &TrainingDialog::train);
     connect(m_pause, &QPushButton::clicked, this, [this] {
         m_session->pause();

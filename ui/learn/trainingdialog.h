@@ -11,6 +11,7 @@
 #include <functional>
 
 class PatternSparklineView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -42,8 +43,12 @@ public:
 
     TrainingSession *session() const { return m_session; }
     QComboBox *taskBox() const { return m_task; }
+    // GPT-2's block or the Llama family's (data: attn::ModelFamily).
+    QComboBox *familyBox() const { return m_family; }
     QSpinBox *layersBox() const { return m_layers; }
     QSpinBox *headsBox() const { return m_heads; }
+    QSpinBox *kvHeadsBox() const { return m_kvHeads; }
+    QCheckBox *tieBox() const { return m_tie; }
     QSpinBox *dModelBox() const { return m_dModel; }
     QSpinBox *contextBox() const { return m_context; }
     QSpinBox *stepsBox() const { return m_steps; }
@@ -68,6 +73,7 @@ private:
     QWidget *buildControls();
     QWidget *buildProgress();
     void applyPreset(int index);
+    void updateFamilyControls();
     void updateButtons();
     void onReported();
     void onSnapshot(int index);
@@ -83,7 +89,10 @@ private:
     QLabel *m_explanation = nullptr;
     QWidget *m_textRow = nullptr;
     QLineEdit *m_textFile = nullptr;
+    QComboBox *m_family = nullptr;
     QSpinBox *m_layers = nullptr, *m_heads = nullptr, *m_dModel = nullptr, *m_context = nullptr, *m_steps = nullptr;
+    QSpinBox *m_kvHeads = nullptr;
+    QCheckBox *m_tie = nullptr;
     QPushButton *m_train = nullptr, *m_pause = nullptr, *m_resume = nullptr, *m_stop = nullptr;
     QPushButton *m_save = nullptr, *m_open = nullptr;
     QLabel *m_status = nullptr, *m_progress = nullptr, *m_sliderLabel = nullptr;

@@ -7,6 +7,7 @@
 #include "trainingcurveview.h"
 #include "trainingsession.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,9 +24,18 @@ void TrainingDialog::applyPreset(int index)
     m_textRow->setVisible(p.kind == attn::TaskKind::Text);
     m_layers->setValue(p.settings.layers);
     m_heads->setValue(p.settings.heads);
+    m_kvHeads->setValue(p.settings.heads);
     m_dModel->setValue(p.settings.dModel);
     m_context->setValue(p.settings.context);
     m_steps->setValue(p.settings.steps);
+}
+
+void TrainingDialog::updateFamilyControls()
+{
+    const bool llama = m_family->currentData().toInt() == int(attn::ModelFamily::Llama);
+    const bool idle = m_task->isEnabled();
+    m_kvHeads->setEnabled(llama && idle);
+    m_tie->setEnabled(llama && idle);
 }
 
 bool TrainingDialog::train()
@@ -35,8 +45,13 @@ bool TrainingDialog::train()
         return false;
     const TrainingPreset &preset = m_presets[std::size_t(index)];
     attn::TrainerSettings s = preset.settings;
+    s.family = attn::ModelFamily(m_family->currentData().toInt());
     s.layers = m_layers->value();
     s.heads = m_heads->value();
+    if (s.family == attn::ModelFamily::Llama) {
+        s.kvHeads = m_kvHeads->value();
+        s.tiedEmbeddings = m_tie->isChecked();
+    }
     s.dModel = m_dModel->value();
     s.context = m_context->value();
     s.steps = m_steps->value();
@@ -68,9 +83,10 @@ void TrainingDialog::updateButtons()
     m_pause->setEnabled(state == State::Running && !m_session->pauseRequested());
     m_resume->setEnabled(state == State::Paused);
     m_stop->setEnabled(going);
-    for (QWidget *w : std::initializer_list<QWidget *>{m_task, m_layers, m_heads, m_dModel, m_context, m_steps,
-                                                       m_textFile})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_task, m_family, m_layers, m_heads, m_dModel, m_context,
+                                                       m_steps, m_textFile})
         w->setEnabled(!going);
+    updateFamilyControls();
     m_save->setEnabled(state == State::Finished && m_session->finalModel());
     m_open->setEnabled(!m_saved.isEmpty());
     if (state == State::Paused)

@@ -64,11 +64,13 @@ bool TrainingSession::start(attn::TrainingTask task, const attn::TrainerSettings
     }
     m_settings = settings;
     m_snapshotEvery = snapshotEvery > 0 ? snapshotEvery : snapshotEveryFor(settings);
-    m_kind = task.kind();
-    m_symbols = task.symbols();
-    m_chance = task.chance();
+    // The trainer's task: a Llama-style run's has the beginning token too.
+    auto trainer = std::make_unique<attn::Trainer>(std::move(task), settings);
+    m_kind = trainer->task().kind();
+    m_symbols = trainer->task().symbols();
+    m_chance = trainer->task().chance();
     attn::SplitMix64 exampleRng(kExampleSeed);
-    m_example = task.batch(exampleRng, 1, settings.context).inputs;
+    m_example = trainer->task().batch(exampleRng, 1, settings.context).inputs;
     m_reports.clear();
     m_snapshots.clear();
     m_series.clear();
@@ -79,9 +81,8 @@ bool TrainingSession::start(attn::TrainingTask task, const attn::TrainerSettings
         m_pause = false;
     }
     m_stop.store(false);
-    m_trainer = std::make_unique<attn::Trainer>(std::move(task), settings);
-    attn::Trainer *trainer = m_trainer.get();
-    m_thread = QThread::create([this, trainer] { runOnWorker(*trainer); });
+    m_trainer = std::move(trainer);
+    m_thread = QThread::create([this, run = m_trainer.get()] { runOnWorker(*run); });
     m_thread->setObjectName(QStringLiteral("training"));
     setState(State::Running);
     m_thread->start(QThread::LowPriority); // the window stays live on two cores
@@ -247,6 +248,7 @@ bool TrainingSession::save(const QString &dir, QString *error) const
     QDir().mkpath(QFileInfo(dir).absolutePath());
     const attn::TrainingReport last = m_reports.empty() ? attn::TrainingReport{} : m_reports.back();
     const QJsonObject training{{"task", attn::TrainingTask::name(m_kind)},
+                               {"family", attn::modelFamilyName(m_settings.family)},
                                {"steps", last.step},
                                {"batch", m_settings.batch},
                                {"learning_rate", m_settings.learningRate},
@@ -263,7 +265,8 @@ bool TrainingSession::save(const QString &dir, QString *error) const
 
 QString TrainingSession::defaultFolder() const
 {
-    return QDir(modelsFolder()).filePath(QStringLiteral("%1-%2").arg(attn::TrainingTask::name(m_kind),
+    const QString family = m_settings.family == attn::ModelFamily::Llama ? QStringLiteral("-llama") : QString();
+    return QDir(modelsFolder()).filePath(QStringLiteral("%1%2-%3").arg(attn::TrainingTask::name(m_kind), family,
                                                                   QDateTime::currentDateTime().toString(
                                                                       QStringLiteral("yyyy-MM-dd-HHmmss"))));
 }
