@@ -301,6 +301,12 @@ SharedModelParameters loadGgufModel(const GgufFile &file, QString *error)
     std::optional<ModelParameters> parameters = loadParameters(*config, source, &err, true);
     if (!parameters)
         return nullptr;
+    try {
+        source.checkUnread();
+    } catch (const ModelLoadError &e) {
+        err = e.message;
+        return nullptr;
+    }
     parameters->container = QStringLiteral("gguf");
     return std::make_shared<const ModelParameters>(std::move(*parameters));
 }

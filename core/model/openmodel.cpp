@@ -30,7 +30,19 @@ std::optional<ModelConfig> readModelConfig(const ModelFiles &files, QString *err
 
 SharedModelParameters loadModel(const ModelFiles &files, QString *error)
 {
-    return files.isGguf() ? loadGgufModel(files.gguf, error) : loadModel(files.folder, error);
+    if (!files.isGguf())
+        return loadModel(files.folder, error);
+    const std::optional<GgufFile> file = GgufFile::open(files.gguf, error);
+    if (!file)
+        return nullptr;
+    // Its tokenizer's vocabulary against the embedding first: a file whose two
+    // disagree is refused for that, not for a tensor the vocabulary sized.
+    if (const QString problem = ggufVocabularyProblem(*file); !problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return nullptr;
+    }
+    return loadGgufModel(*file, error);
 }
 
 TokenizerPtr loadModelTokenizer(const ModelFiles &files, const ModelConfig &config, QString *error)

@@ -222,7 +222,33 @@ int embeddingRows(const GgufFile &file)
     return embedding && embedding->dims.size() == 2 ? int(std::min<qint64>(embedding->dims[1], INT_MAX)) : -1;
 }
 
+// An empty vocabulary, or one of another size than the embedding.
+void checkVocabularySize(const GgufFile &file, int modelVocab)
+{
+    const GgufValue *list = file.find(keyOf("tokens"));
+    if (!list || list->type != GgufType::Array || list->elementType != GgufType::String)
+        return; // missing or of another type: named when read
+    if (list->count == 0)
+        refuse(QStringLiteral("%1 is empty").arg(keyOf("tokens")));
+    if (list->count > kMaxModelVocab)
+        refuse(QStringLiteral("%1 holds %2 tokens, more than %3").arg(keyOf("tokens")).arg(list->count).arg(kMaxModelVocab));
+    const int rows = modelVocab >= 0 ? modelVocab : embeddingRows(file);
+    if (rows >= 0 && list->count != rows)
+        refuse(QStringLiteral("%1 holds %2 tokens, but token_embd.weight has %3 rows (one per token)")
+                   .arg(keyOf("tokens")).arg(list->count).arg(rows));
+}
+
 } // namespace
+
+QString ggufVocabularyProblem(const GgufFile &file, int modelVocab)
+{
+    try {
+        checkVocabularySize(file, modelVocab);
+    } catch (const Refusal &r) {
+        return file.fail(r.message);
+    }
+    return {};
+}
 
 TokenizerPtr tokenizerFromGguf(const GgufFile &file, QString *error, int modelVocab)
 {
@@ -234,17 +260,7 @@ TokenizerPtr tokenizerFromGguf(const GgufFile &file, QString *error, int modelVo
         if (model != QLatin1String("gpt2") && model != QLatin1String("llama"))
             refuse(QStringLiteral("%1 %2 is not a tokenizer this program reads (gpt2, llama)")
                        .arg(keyOf("model"), quotedForMessage(model.left(60))));
-        const GgufValue *list = keys.find("tokens");
-        if (list && list->type == GgufType::Array && list->elementType == GgufType::String) {
-            if (list->count == 0)
-                refuse(QStringLiteral("%1 is empty").arg(keyOf("tokens")));
-            if (list->count > kMaxModelVocab)
-                refuse(QStringLiteral("%1 holds %2 tokens, more than %3").arg(keyOf("tokens")).arg(list->count).arg(kMaxModelVocab));
-        }
-        const int rows = modelVocab >= 0 ? modelVocab : embeddingRows(file);
-        if (list && rows >= 0 && list->type == GgufType::Array && list->count != rows)
-            refuse(QStringLiteral("%1 holds %2 tokens, but token_embd.weight has %3 rows (one per token)")
-                       .arg(keyOf("tokens")).arg(list->count).arg(rows));
+        checkVocabularySize(file, modelVocab);
         const QStringList tokens = keys.strings("tokens");
         if (model == QLatin1String("llama"))
             return sentencePieceTokenizer(keys, tokens);

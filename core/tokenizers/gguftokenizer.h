@@ -26,4 +26,9 @@ class GgufFile;
 // file's token_embd.weight (no check when the file has none).
 TokenizerPtr tokenizerFromGguf(const GgufFile &file, QString *error, int modelVocab = -1);
 
+// The size check of tokenizerFromGguf alone (no token is read), so that a
+// file whose vocabulary and embedding disagree is refused for that before
+// its weights are read: the one-line message, or empty.
+QString ggufVocabularyProblem(const GgufFile &file, int modelVocab = -1);
+
 } // namespace attn
