@@ -107,6 +107,8 @@ std::optional<OllamaName> parseOllamaName(const QString &name, QString *error)
     if (colon > name.lastIndexOf(QLatin1Char('/'))) {
         out.tag = name.mid(colon + 1);
         rest = name.left(colon);
+        if (out.tag.isEmpty())
+            return fail(QStringLiteral("no tag after ':' in %1").arg(shownText(name)));
         if (!validPart(out.tag, true, false))
             return fail(QStringLiteral("%1 is not a tag (letters, digits, '_', '-' and '.')").arg(shownText(out.tag)));
     }
