@@ -107,6 +107,7 @@ private slots:
         QTest::newRow("space in the tag") << "qwen:0.5 b" << "" << "0.5 b is not a tag (letters, digits, '_', '-' and '.')";
         QTest::newRow("dot in the namespace") << "some.one/tiny" << ""
                                               << "some.one is not a namespace (letters, digits, '_' and '-')";
+        QTest::newRow("line break") << "qwen\n2" << "" << "qwen?2 is not a model name (letters, digits, '_', '-' and '.')";
         QTest::newRow("empty tag") << "qwen:" << "" << "no tag after ':' in qwen:";
     }
 

@@ -37,7 +37,16 @@ bool validPart(const QString &part, bool dots, bool colons)
     return true;
 }
 
-QString shownText(const QString &text) { return text.size() > 80 ? text.left(77) + QStringLiteral("...") : text; }
+// A part of a name or manifest in a one-line message: short, no line breaks.
+QString shownText(const QString &text)
+{
+    QString shown = text.size() > 80 ? text.left(77) + QStringLiteral("...") : text;
+    for (QChar &c : shown)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f || c.category() == QChar::Separator_Line
+            || c.category() == QChar::Separator_Paragraph)
+            c = QLatin1Char('?');
+    return shown;
+}
 
 // The entry of `dir` named `name`, regardless of case when there is no exact
 // one (Ollama compares names case-insensitively; some versions wrote the
@@ -115,7 +124,7 @@ std::optional<OllamaName> parseOllamaName(const QString &name, QString *error)
     const QStringList parts = rest.split(QLatin1Char('/'));
     if (parts.size() > 3)
         return fail(QStringLiteral("%1 has %2 parts before the tag; an Ollama name has at most three "
-                                   "(host/namespace/model)").arg(shownText(rest)).arg(parts.size()));
+                                   "(host/namespace/model)").arg(shownText(rest), QString::number(parts.size())));
     out.model = parts.last();
     if (parts.size() >= 2)
         out.nameSpace = parts[parts.size() - 2];
