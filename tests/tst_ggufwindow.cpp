@@ -90,6 +90,22 @@ private slots:
         folders.accept();
         QCOMPARE(folders.result(), int(QDialog::Accepted));
         QCOMPARE(folders.chosenModel(), QStringLiteral(ATTN_TEST_DATA "/families/llama"));
+        // Shown, a GGUF file chosen in the list can be opened with the Open button.
+        ModelFileDialog shown(nullptr, QStringLiteral("Open"), kGguf + "quantised");
+        shown.show();
+        shown.selectFile(kGguf + "quantised/qwen2-q8_0.gguf");
+        QVERIFY(shown.openButton());
+        QTRY_VERIFY(shown.openButton()->isEnabled());
+        QTest::mouseClick(shown.openButton(), Qt::LeftButton);
+        QCOMPARE(shown.result(), int(QDialog::Accepted));
+        QCOMPARE(shown.chosenModel(), kGguf + "quantised/qwen2-q8_0.gguf");
+        // A folder that is no model is looked into, not opened.
+        ModelFileDialog browse(nullptr, QStringLiteral("Open"), QStringLiteral(ATTN_TEST_DATA));
+        browse.selectFile(kGguf + "quantised");
+        browse.accept();
+        QCOMPARE(browse.result(), int(QDialog::Rejected));
+        QCOMPARE(browse.directory().absolutePath(), QDir(kGguf + "quantised").absolutePath());
+        QVERIFY(browse.chosenModel().isEmpty());
     }
 
     void openModelOpensAGgufFile()
