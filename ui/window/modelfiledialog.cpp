@@ -47,7 +47,7 @@ void ModelFileDialog::allowFiles()
     QPushButton *open = openButton();
     const QStringList files = selectedFiles();
     if (open && !files.isEmpty() && QFileInfo(files.first()).isFile())
-        ;
+        open->setEnabled(true);
 }
 
 QString ModelFileDialog::chosenModel() const { return m_chosen; }
