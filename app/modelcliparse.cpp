@@ -77,7 +77,8 @@ const QCommandLineOption &modelOption()
 {
     static const QCommandLineOption o = valueOption(
         "model", "The model: a folder with config.json and model.safetensors, a Hugging Face cache entry "
-                 "(models--ORG--NAME) or a snapshot in one.", "DIR");
+                 "(models--ORG--NAME) or a snapshot in one, a GGUF file (FILE.gguf), or ollama:NAME[:TAG] "
+                 "(a model of Ollama's store).", "DIR");
     return o;
 }
 

@@ -16,10 +16,12 @@
 #include "model/memoryestimate.h"
 #include "model/modelloader.h"
 #include "model/modelresult.h"
+#include "model/openmodel.h"
 #include "sessionio.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,27 +32,16 @@
 
 namespace {
 
-// What the position limit is called in the family's config.json.
-QString positionsField(const attn::ModelConfig &config)
+// Where the position limit comes from: config.json's field, or the GGUF file's key.
+QString positionsField(const attn::ModelConfig &config, const attn::ModelFiles &files)
 {
     const attn::FamilyDescription *family = attn::findFamily(config.modelType);
-    return family ? QLatin1String(family->positionsKey) : QStringLiteral("max_position_embeddings");
-}
-
-// The model's config alone (tokenize needs no weights), read with the loader's size limit.
-std::optional<attn::ModelConfig> readConfig(const attn::ModelFiles &files, QString *error)
-{
-    QFile file(files.config);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("config.json: cannot read: %1").arg(file.errorString());
-        return std::nullopt;
-    }
-    if (file.size() > attn::kMaxConfigBytes) {
-        *error = QStringLiteral("config.json: %1 bytes, more than a config holds (at most %2)")
-                     .arg(file.size()).arg(attn::kMaxConfigBytes);
-        return std::nullopt;
-    }
-    return attn::parseModelConfig(file.readAll(), QStringLiteral("config.json"), error);
+    if (files.isGguf())
+        return QStringLiteral("%1.context_length in %2")
+            .arg(family && family->ggufArchitecture ? QLatin1String(family->ggufArchitecture) : config.modelType,
+                 QFileInfo(files.gguf).fileName());
+    return (family ? QLatin1String(family->positionsKey) : QStringLiteral("max_position_embeddings"))
+           + QStringLiteral(" in config.json");
 }
 
 // A model's tokens for a text, refused as the contract says: empty, or more
@@ -63,7 +54,7 @@ struct Tokens
 };
 
 std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn::ModelConfig &config,
-                               const QString &text, QString *error)
+                               const attn::ModelFiles &files, const QString &text, QString *error)
 {
     Tokens out;
     const std::vector<attn::ModelToken> tokens = tokenizer.encode(text);
@@ -84,8 +75,8 @@ std::optional<Tokens> tokenize(const attn::ModelTokenizer &tokenizer, const attn
         return std::nullopt;
     }
     if (int(out.ids.size()) > config.positions) {
-        *error = QStringLiteral("--text is %1 tokens long; the model takes at most %2 (%3 in config.json)")
-                     .arg(out.ids.size()).arg(config.positions).arg(positionsField(config));
+        *error = QStringLiteral("--text is %1 tokens long; the model takes at most %2 (%3)")
+                     .arg(out.ids.size()).arg(config.positions).arg(positionsField(config, files));
         return std::nullopt;
     }
     return out;
@@ -101,9 +92,9 @@ QString memoryProblem(const attn::ModelFiles &files, const std::function<int(con
                       bool writesResult)
 {
     QString ignored;
-    const std::optional<attn::ModelConfig> config = readConfig(files, &ignored);
+    const std::optional<attn::ModelConfig> config = attn::readModelConfig(files, &ignored);
     const std::optional<attn::WeightsOnDisk> weights =
-        config ? attn::weightsOnDisk(files.weights, &ignored) : std::nullopt;
+        config ? attn::weightsOnDisk(files, *config, &ignored) : std::nullopt;
     if (!weights)
         return {};
     const int n = tokens(*config);
@@ -119,7 +110,7 @@ QString memoryProblem(const attn::ModelFiles &files, const std::function<int(con
         return {};
     return QStringLiteral("%1: %2 tokens need about %3 (weights %4 mapped and %5 as floats, activations %6, "
                           "attention %7, result %8), more than the %9 of %10")
-        .arg(files.folder).arg(n)
+        .arg(files.isGguf() ? files.gguf : files.folder).arg(n)
         .arg(attn::formatBytes(e.total()), attn::formatBytes(e.mappedWeights), attn::formatBytes(e.weightCopies),
              attn::formatBytes(e.activations), attn::formatBytes(e.attention), attn::formatBytes(e.result),
              attn::formatBytes(limit.bytes), limit.what);
@@ -136,7 +127,7 @@ QString memoryProblem(const attn::ModelFiles &files, const QString &text)
         return {};
     return memoryProblem(files, [&](const attn::ModelConfig &c) {
         QString ignored;
-        const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files.folder, c.familyName(), &ignored);
+        const attn::TokenizerPtr tokenizer = attn::loadModelTokenizer(files, c, &ignored);
         return tokenizer ? std::min(c.positions, int(tokenizer->encode(text).size())) : 0;
     }, true);
 }
@@ -146,13 +137,13 @@ QString memoryProblem(const attn::ModelFiles &files, const QString &text)
 int runTokenize(const TokenizeArgs &args)
 {
     QString error;
-    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    const std::optional<attn::ModelFiles> files = attn::resolveModel(args.model, &error);
     if (!files)
         return printError(error, ExitBadInput);
-    const std::optional<attn::ModelConfig> config = readConfig(*files, &error);
+    const std::optional<attn::ModelConfig> config = attn::readModelConfig(*files, &error);
     if (!config)
         return printError(error, ExitBadInput);
-    const attn::TokenizerPtr tokenizer = attn::loadTokenizerFromFolder(files->folder, config->familyName(), &error);
+    const attn::TokenizerPtr tokenizer = attn::loadModelTokenizer(*files, *config, &error);
     if (!tokenizer)
         return printError(error, ExitBadInput);
     QJsonArray ids, texts;
@@ -174,14 +165,14 @@ std::optional<ModelRun> loadAndRun(const QString &dir, const QString &text, cons
         *exitCode = printError(message, code);
         return std::nullopt;
     };
-    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(dir, &error);
+    const std::optional<attn::ModelFiles> files = attn::resolveModel(dir, &error);
     if (!files)
         return fail(error, ExitBadInput);
     error = memoryProblem(*files, text);
     if (!error.isEmpty())
         return fail(error, ExitBadInput);
     ModelRun run;
-    run.model = attn::loadModel(files->folder, &error);
+    run.model = attn::loadModel(*files, &error);
     if (!run.model)
         return fail(error, ExitBadInput);
     const attn::ModelConfig &config = run.model->config;
@@ -189,10 +180,10 @@ std::optional<ModelRun> loadAndRun(const QString &dir, const QString &text, cons
     error = check ? check(config, &options) : QString();
     if (!error.isEmpty())
         return fail(error, ExitBadInput);
-    run.tokenizer = attn::loadTokenizerFromFolder(files->folder, config.familyName(), &error);
+    run.tokenizer = attn::loadModelTokenizer(*files, config, &error);
     if (!run.tokenizer)
         return fail(error, ExitBadInput);
-    const std::optional<Tokens> tokens = tokenize(*run.tokenizer, config, text, &error);
+    const std::optional<Tokens> tokens = tokenize(*run.tokenizer, config, *files, text, &error);
     if (!tokens)
         return fail(error, ExitBadInput);
     run.ids = tokens->ids;
@@ -274,7 +265,7 @@ int runModelBench(const ModelBenchArgs &args)
     }
     QElapsedTimer opening;
     opening.start();
-    const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(args.model, &error);
+    const std::optional<attn::ModelFiles> files = attn::resolveModel(args.model, &error);
     if (!files)
         return printError(error, ExitBadInput);
     // The tokens bench would run (a --tokens above the limit is refused below, by the loaded config).
@@ -284,15 +275,15 @@ int runModelBench(const ModelBenchArgs &args)
     }, false);
     if (!error.isEmpty())
         return printError(error, ExitBadInput);
-    const attn::SharedModelParameters model = attn::loadModel(files->folder, &error);
+    const attn::SharedModelParameters model = attn::loadModel(*files, &error);
     if (!model)
         return printError(error, ExitBadInput);
     const double openMs = opening.nsecsElapsed() / 1e6;
     const double openPeakMiB = peakResidentMiB();
     const attn::ModelConfig &config = model->config;
     if (args.tokens && *args.tokens > config.positions)
-        return printError(QStringLiteral("--tokens %1: the model takes at most %2 (%3 in config.json)")
-                              .arg(*args.tokens).arg(config.positions).arg(positionsField(config)), ExitBadInput);
+        return printError(QStringLiteral("--tokens %1: the model takes at most %2 (%3)")
+                              .arg(*args.tokens).arg(config.positions).arg(positionsField(config, *files)), ExitBadInput);
     const int n = args.tokens.value_or(std::min(1024, config.positions));
     // Any valid ids will do; this sequence is easy to repeat elsewhere
     // (scripts/bench_torch.py uses the same).

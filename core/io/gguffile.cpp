@@ -71,7 +71,7 @@ public:
     {
         const quint64 value = read<quint64>(what);
         if (value > quint64(std::numeric_limits<qint64>::max()))
-            refuse(QStringLiteral("%1 claims %2, more than the file holds").arg(what).arg(value));
+            refuse(QStringLiteral("%1 claims %2, more than the file holds (truncated or corrupt)").arg(what).arg(value));
         return qint64(value);
     }
     QString string(const QString &what, qint64 limit = std::numeric_limits<qint64>::max())
@@ -153,7 +153,7 @@ GgufValue readValue(Reader &r, const QString &key)
     v.count = r.count(QStringLiteral("the length of ") + what);
     const qint64 smallest = elementBytes(v.elementType);
     if (v.count > r.left() / smallest)
-        refuse(QStringLiteral("%1 claims %2 elements, more than the file holds").arg(what).arg(v.count));
+        refuse(QStringLiteral("%1 claims %2 elements, more than the file holds (truncated or corrupt)").arg(what).arg(v.count));
     v.offset = r.position();
     if (v.elementType == GgufType::String) {
         for (qint64 i = 0; i < v.count; ++i)
@@ -276,7 +276,7 @@ bool GgufFile::parse(QString *error)
         }
         // The smallest tensor record: a one-byte name, one dimension, its type and offset.
         if (tensorCount > r.left() / 33)
-            refuse(QStringLiteral("claims %1 tensors, more than the file holds").arg(tensorCount));
+            refuse(QStringLiteral("claims %1 tensors, more than the file holds (truncated or corrupt)").arg(tensorCount));
         std::vector<qint64> relative;
         for (qint64 t = 0; t < tensorCount; ++t) {
             GgufTensor tensor;
@@ -321,7 +321,7 @@ bool GgufFile::parse(QString *error)
         for (std::size_t t = 0; t < m_tensors.size(); ++t) {
             GgufTensor &tensor = m_tensors[t];
             if (relative[t] > m_size - dataStart || tensor.bytes > m_size - dataStart - relative[t])
-                refuse(QStringLiteral("tensor %1: its data (%2 bytes at offset %3) runs past the end of the file")
+                refuse(QStringLiteral("tensor %1: its data (%2 bytes at offset %3) runs past the end of the file (truncated or corrupt)")
                            .arg(quotedForMessage(tensor.name)).arg(tensor.bytes).arg(relative[t]));
             tensor.offset = dataStart + relative[t];
         }

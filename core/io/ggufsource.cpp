@@ -5,6 +5,7 @@
 #include "model/forward.h"
 
 #include <QHash>
+#include <algorithm>
 #include <cmath>
 
 namespace attn {
@@ -86,6 +87,7 @@ int GgufSource::permutedHeads(const QString &tensor) const
 
 WeightMatrix GgufSource::matrix(const QString &name, Eigen::Index rows, Eigen::Index cols) const
 {
+    m_read.insert(name);
     const GgufTensor *t = m_file.findTensor(name);
     if (!t)
         throw ModelLoadError{m_file.fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)))};
@@ -122,6 +124,7 @@ WeightMatrix GgufSource::matrix(const QString &name, Eigen::Index rows, Eigen::I
 
 WeightVector GgufSource::vector(const QString &name, Eigen::Index size) const
 {
+    m_read.insert(name);
     const GgufTensor *t = m_file.findTensor(name);
     if (!t)
         throw ModelLoadError{m_file.fail(QStringLiteral("no tensor %1").arg(quotedForMessage(name)))};
@@ -158,6 +161,27 @@ QString GgufSource::storedType() const
             most = it.key();
         }
     return most;
+}
+
+void GgufSource::checkUnread() const
+{
+    std::vector<float> scratch;
+    for (const GgufTensor &t : m_file.tensors()) {
+        if (m_read.contains(t.name))
+            continue;
+        // A few blocks at a time: the tensor's size is the file's, not the memory's.
+        const GgmlTypeInfo info = *ggmlTypeInfo(quint32(t.type));
+        const qint64 blocks = t.elements / info.blockValues;
+        const qint64 step = std::max<qint64>(1, 16384 / info.blockValues);
+        scratch.resize(std::size_t(step * info.blockValues));
+        for (qint64 first = 0; first < blocks; first += step) {
+            qint64 bad = 0;
+            const qint64 count = std::min(step, blocks - first);
+            if (!dequantizeBlocks(t.type, m_file.data(t) + first * info.blockBytes, count, scratch.data(), &bad))
+                throw ModelLoadError{m_file.fail(QStringLiteral("tensor %1: block %2 holds a value or scale that is not "
+                                                                "finite").arg(quotedForMessage(t.name)).arg(first + bad))};
+        }
+    }
 }
 
 } // namespace attn

@@ -8,6 +8,8 @@
 
 #include "model/tensorsource.h"
 
+#include <QSet>
+
 namespace attn {
 
 class GgufFile;
@@ -26,11 +28,18 @@ public:
     WeightVector vector(const QString &tensor, Eigen::Index size) const override;
     QString storedType() const override;
 
+    // Checks every tensor of the file the model did not read (none of its
+    // weights, yet in the file) for scales and values that are not finite, as
+    // the ones read are checked: a file is used whole or refused. Throws
+    // ModelLoadError naming the tensor.
+    void checkUnread() const;
+
 private:
     // The heads of `tensor` when its rows are interleaved by the converter; 0 otherwise.
     int permutedHeads(const QString &tensor) const;
 
     const GgufFile &m_file;
+    mutable QSet<QString> m_read;
     bool m_unpermute;
     int m_heads, m_kvHeads, m_headDim;
 };

@@ -1,5 +1,6 @@
 #include "io/modelfolder.h"
 
+#include "io/ollamastore.h"
 #include "io/shardedcheckpoint.h"
 
 #include <QDir>
@@ -124,6 +125,40 @@ std::optional<ModelFiles> resolveModelFolder(const QString &path, QString *error
             *error = QStringLiteral("%1: no model.safetensors").arg(shown);
         return std::nullopt;
     }
+    return files;
+}
+
+bool isGgufFile(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        return false;
+    if (path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
+        return true;
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(4) == "GGUF";
+}
+
+std::optional<ModelFiles> resolveModel(const QString &model, QString *error)
+{
+    QString gguf;
+    if (isOllamaModelName(model)) {
+        const std::optional<QString> blob = resolveOllamaModel(model, error);
+        if (!blob)
+            return std::nullopt;
+        gguf = *blob;
+    } else if (QFileInfo(model).isFile()) {
+        if (!isGgufFile(model)) {
+            *error = QStringLiteral("%1: not a model folder or a GGUF file").arg(QDir::toNativeSeparators(QDir::cleanPath(model)));
+            return std::nullopt;
+        }
+        gguf = model;
+    } else {
+        return resolveModelFolder(model, error);
+    }
+    ModelFiles files;
+    const QFileInfo info(gguf);
+    files.gguf = info.absoluteFilePath();
+    files.folder = info.absolutePath();
     return files;
 }
 

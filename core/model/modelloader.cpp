@@ -245,58 +245,78 @@ std::optional<ModelParameters> loadParameters(const ModelConfig &config, const S
     return loadParameters(config, SafetensorsSource(checkpoint, shardIndexName()), error, false);
 }
 
-SharedModelParameters loadGgufModel(const QString &path, QString *error)
+std::optional<ModelConfig> readGgufConfig(const GgufFile &file, QString *error)
 {
-    QString dummy;
-    QString &err = error ? *error : dummy;
-    const std::optional<GgufFile> file = GgufFile::open(path, &err);
-    if (!file)
-        return nullptr;
     ModelConfig config;
-    const FamilyDescription *family = nullptr;
     try {
-        const GgufValue *architecture = file->find(QStringLiteral("general.architecture"));
+        const GgufValue *architecture = file.find(QStringLiteral("general.architecture"));
         if (!architecture || architecture->type != GgufType::String)
             throw ConfigError{QStringLiteral("general.architecture is missing or not a string")};
-        family = findGgufFamily(architecture->text);
+        const FamilyDescription *family = findGgufFamily(architecture->text);
         if (!family)
             throw ConfigError{QStringLiteral("architecture %1 is not supported (%2)")
                                   .arg(shownJsonValue(architecture->text), ggufArchitectureNames())};
         config.modelType = QLatin1String(family->modelType);
-        family->readGguf(GgufFields(*file, architecture->text), config);
+        family->readGguf(GgufFields(file, architecture->text), config);
         if (config.parameterCount() > kMaxGgufParameters)
             throw ConfigError{QStringLiteral("%1 million weights are more than this program opens (%2 million)")
                                   .arg(config.parameterCount() / 1e6, 0, 'f', 0)
                                   .arg(kMaxGgufParameters / 1e6, 0, 'f', 0)};
     } catch (const ConfigError &e) {
-        err = file->fail(e.message);
-        return nullptr;
+        if (error)
+            *error = file.fail(e.message);
+        return std::nullopt;
     }
+    return config;
+}
+
+SharedModelParameters loadGgufModel(const GgufFile &file, QString *error)
+{
+    QString dummy;
+    QString &err = error ? *error : dummy;
+    const std::optional<ModelConfig> config = readGgufConfig(file, &err);
+    if (!config)
+        return nullptr;
     // A small file is checked whole now, tensors the model does not use
     // included (as llama.cpp validates every row at load); a large one a
     // band at a time as its weights are used, so that opening a 5 GB model
     // does not read 5 GB.
-    if (file->size() <= kGgufCheckedWholeBytes) {
+    if (file.size() <= kGgufCheckedWholeBytes) {
         std::vector<float> row;
-        for (const GgufTensor &t : file->tensors()) {
+        for (const GgufTensor &t : file.tensors()) {
             const qint64 blocks = t.dims[0] / ggmlTypeInfo(quint32(t.type))->blockValues;
             row.resize(std::size_t(t.dims[0]));
             for (qint64 r = 0; r < t.rows(); ++r) {
                 qint64 bad = 0;
-                if (!dequantizeBlocks(t.type, file->data(t) + r * t.rowBytes, blocks, row.data(), &bad)) {
-                    err = file->fail(QStringLiteral("tensor %1: block %2 of row %3 holds a value or scale that is not finite")
+                if (!dequantizeBlocks(t.type, file.data(t) + r * t.rowBytes, blocks, row.data(), &bad)) {
+                    err = file.fail(QStringLiteral("tensor %1: block %2 of row %3 holds a value or scale that is not finite")
                                          .arg(quotedForMessage(t.name)).arg(bad).arg(r));
                     return nullptr;
                 }
             }
         }
     }
-    const GgufSource source(*file, family->ggufInterleavedQueryKey, config.heads, config.kvHeads(), config.headDim());
-    std::optional<ModelParameters> parameters = loadParameters(config, source, &err, true);
+    const FamilyDescription *family = findFamily(config->modelType);
+    const GgufSource source(file, family->ggufInterleavedQueryKey, config->heads, config->kvHeads(), config->headDim());
+    std::optional<ModelParameters> parameters = loadParameters(*config, source, &err, true);
     if (!parameters)
         return nullptr;
+    try {
+        source.checkUnread();
+    } catch (const ModelLoadError &e) {
+        err = e.message;
+        return nullptr;
+    }
     parameters->container = QStringLiteral("gguf");
     return std::make_shared<const ModelParameters>(std::move(*parameters));
+}
+
+SharedModelParameters loadGgufModel(const QString &path, QString *error)
+{
+    QString dummy;
+    QString &err = error ? *error : dummy;
+    const std::optional<GgufFile> file = GgufFile::open(path, &err);
+    return file ? loadGgufModel(*file, &err) : nullptr;
 }
 
 SharedModelParameters loadModel(const QString &folder, QString *error)

@@ -8,6 +8,7 @@
 
 namespace attn {
 
+class GgufFile;
 class SafetensorsFile;
 struct ShardedCheckpoint;
 class TensorSource;
@@ -37,6 +38,10 @@ std::optional<ModelParameters> loadParameters(const ModelConfig &config, const T
 // weights left in the mapping and dequantised when used. Refused, with one
 // line naming the file, as loadModel refuses a folder.
 SharedModelParameters loadGgufModel(const QString &path, QString *error);
+// The same from a file already open (its mapping stays alive with the weights).
+SharedModelParameters loadGgufModel(const GgufFile &file, QString *error);
+// The recipe alone, from the file's metadata (no tensor is read).
+std::optional<ModelConfig> readGgufConfig(const GgufFile &file, QString *error);
 
 // GGUF files up to this size have every tensor checked for non-finite
 // values at open; larger ones as their weights are used.

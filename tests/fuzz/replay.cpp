@@ -5,7 +5,7 @@
 // does the fuzzing itself.
 //   fuzz_replay TARGET PATH...
 // Each target's LLVMFuzzerTestOneInput is compiled under its own name
-// (tests/CMakeLists.txt), so all seven share this one program. A target
+// (tests/CMakeLists.txt), so all nine share this one program. A target
 // aborts on a broken rule; this program fails on a path it cannot read or
 // on finding nothing to replay (a test that could not fail otherwise).
 
@@ -19,7 +19,7 @@
 #include <cstring>
 #include <vector>
 
-#define ATTN_FUZZ_TARGETS(X) X(session) X(tokenizer) X(cli) X(safetensors) X(bpe) X(wordpiece) X(modelconfig)
+#define ATTN_FUZZ_TARGETS(X) X(session) X(tokenizer) X(cli) X(safetensors) X(bpe) X(wordpiece) X(modelconfig) X(gguf) X(ollama)
 #define ATTN_DECLARE(name) extern "C" int attnFuzz_##name(const std::uint8_t *data, std::size_t size);
 ATTN_FUZZ_TARGETS(ATTN_DECLARE)
 

@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include "embedding.h"
+#include "io/ollamastore.h"
 #include "examples.h"
 #include "lessons.h"
 #include "modeldocument.h"
@@ -18,6 +19,14 @@
 #include <QUndoCommand>
 
 namespace {
+
+// Whether a session's model is where the session says: a folder or a GGUF
+// file on disk, or a name the Ollama store still has.
+bool modelIsThere(const QString &model)
+{
+    QString ignored;
+    return attn::isOllamaModelName(model) ? bool(attn::resolveOllamaModel(model, &ignored)) : QFileInfo::exists(model);
+}
 
 // One undo step: what the edit changed (attn::SessionDelta), not the whole
 // session. A slider drag merges into one step because every move carries the
@@ -110,10 +119,14 @@ bool Document::openFile(const QString &path, QString *error, const QString &mode
         return false;
     const std::optional<attn::ModelReference> reference = std::exchange(session->model, std::nullopt);
     const QString folder = reference ? (modelFolder.isEmpty() ? reference->path : modelFolder) : QString();
-    if (reference && !QFileInfo(folder).isDir()) {
+    if (reference && !modelIsThere(folder)) {
         // Checked before anything changes: the open session stays as it was.
         m_missingModel = folder;
-        *error = tr("%1: model.path: the model folder %2 is missing").arg(QFileInfo(path).fileName(), folder);
+        *error = attn::isOllamaModelName(folder)
+                     ? tr("%1: model.path: the model %2 is not in the Ollama store").arg(QFileInfo(path).fileName(), folder)
+                     : folder.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive)
+                     ? tr("%1: model.path: the model file %2 is missing").arg(QFileInfo(path).fileName(), folder)
+                     : tr("%1: model.path: the model folder %2 is missing").arg(QFileInfo(path).fileName(), folder);
         return false;
     }
     m_model->close();

@@ -4,7 +4,8 @@
 
 #include "io/fileidentity.h"
 #include "io/modelfolder.h"
-#include "model/modelloader.h"
+#include "io/ollamastore.h"
+#include "model/openmodel.h"
 #include "notation.h"
 
 #include <QFileInfo>
@@ -16,9 +17,12 @@
 
 namespace {
 
-// "openai-community/gpt2" for a cache entry models--openai-community--gpt2, else the folder's name.
+// "openai-community/gpt2" for a cache entry models--openai-community--gpt2,
+// "qwen2.5:0.5b" for ollama:qwen2.5:0.5b, else the folder's or file's name.
 QString displayName(const QString &path)
 {
+    if (attn::isOllamaModelName(path))
+        return path.mid(7);
     QString name = QFileInfo(QFileInfo(path).absoluteFilePath()).fileName();
     if (name.startsWith(QLatin1String("models--")))
         name = name.mid(8).replace(QLatin1String("--"), QLatin1String("/"));
@@ -83,13 +87,13 @@ void ModelDocument::open(const QString &path, const QString &name)
     m_pendingName = name;
     m_openWatcher->setFuture(QtConcurrent::run([path] {
         auto loaded = std::make_shared<Loaded>();
-        const std::optional<attn::ModelFiles> files = attn::resolveModelFolder(path, &loaded->error);
+        const std::optional<attn::ModelFiles> files = attn::resolveModel(path, &loaded->error);
         if (!files)
             return loaded;
-        attn::SharedModelParameters model = attn::loadModel(files->folder, &loaded->error);
+        attn::SharedModelParameters model = attn::loadModel(*files, &loaded->error);
         if (!model)
             return loaded;
-        loaded->tokenizer = attn::loadTokenizerFromFolder(files->folder, model->config.familyName(), &loaded->error);
+        loaded->tokenizer = attn::loadModelTokenizer(*files, model->config, &loaded->error);
         if (!loaded->tokenizer)
             return loaded;
         // A larger tokenizer is not refused here: forward() names any id the model lacks.
@@ -99,7 +103,7 @@ void ModelDocument::open(const QString &path, const QString &name)
                                   .arg(model->config.vocab).arg(loaded->tokenizer->vocabSize());
         // Read once here so that Save need not touch the weights file.
         QString ignored;
-        loaded->identity = attn::fileIdentity(files->weights, &ignored);
+        loaded->identity = attn::fileIdentity(files->weightsFile(), &ignored);
         loaded->model = std::move(model);
         return loaded;
     }));
@@ -182,7 +186,8 @@ void ModelDocument::restore(const attn::ModelReference &reference, const QString
 attn::ModelReference ModelDocument::reference() const
 {
     attn::ModelReference r;
-    r.path = QFileInfo(m_folder).absoluteFilePath();
+    // An Ollama name is kept as a name: the store resolves it again when the session opens.
+    r.path = attn::isOllamaModelName(m_folder) ? m_folder : QFileInfo(m_folder).absoluteFilePath();
     r.identity = m_identity;
     r.text = m_text;
     r.layer = layer();

@@ -44,7 +44,8 @@ public:
     // The document's selection (what the views show), which the model follows.
     const ViewSelection *selection() const { return m_selection; }
 
-    // Opens the model folder (plain, Hugging Face cache entry or snapshot) on
+    // Opens the model (a folder, plain, Hugging Face cache entry or snapshot;
+    // a GGUF file; or "ollama:NAME[:TAG]": io/modelfolder.h resolveModel) on
     // a worker thread. On success the model replaces the open one and the
     // current text is computed with it (opened(), then resultChanged()); on
     // failure openFailed() gives one line and nothing changes. `name` is what
@@ -58,7 +59,8 @@ public:
     // (clamped to the model). When the weights file's identity differs from
     // the reference's, notice() says that the model file changed.
     void restore(const attn::ModelReference &reference, const QString &folder);
-    // What a session file records of the open model (path made absolute).
+    // What a session file records of the open model (path made absolute; an
+    // Ollama name kept as it is).
     attn::ModelReference reference() const;
     // fileIdentity() of the open model's weights file; empty if it could not be read.
     QString identity() const { return m_identity; }

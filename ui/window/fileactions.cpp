@@ -4,6 +4,7 @@
 #include "examples.h"
 #include "menumnemonics.h"
 #include "modeldocument.h"
+#include "modelfiledialog.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -93,8 +94,8 @@ bool FileActions::openPath(const QString &path)
         if (m_document->missingModelFolder().isEmpty() || !m_interactive)
             return false;
         // The session names a model that is not where it was: let the user point to it.
-        const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Locate the session's model"),
-                                                                 QFileInfo(m_document->missingModelFolder()).path());
+        const QString folder = ModelFileDialog::getModel(m_window, tr("Locate the session's model"),
+                                                         QFileInfo(m_document->missingModelFolder()).path());
         if (folder.isEmpty() || !m_document->openFile(path, &error, folder)) {
             if (!folder.isEmpty())
                 showError(error);

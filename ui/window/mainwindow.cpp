@@ -10,6 +10,7 @@
 #include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
+#include "io/modelfolder.h"
 #include "optionspanel.h"
 #include "mistakesdialog.h"
 #include "modeldocument.h"
@@ -585,8 +586,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const QString path = event->mimeData()->urls().value(0).toLocalFile();
-    if (!path.isEmpty() && QFileInfo(path).isDir())
-        m_modelActions->openFolder(path); // a model folder; the session stays underneath
+    if (!path.isEmpty() && (QFileInfo(path).isDir() || attn::isGgufFile(path)))
+        m_modelActions->openFolder(path); // a model folder or GGUF file; the session stays underneath
     else if (!path.isEmpty() && m_fileActions->maybeSave())
         m_fileActions->openPath(path);
     event->acceptProposedAction();

@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "menumnemonics.h"
 #include "modeldocument.h"
+#include "modelfiledialog.h"
 #include "modelgridpanel.h"
 #include "modelgridview.h"
 #include "nexttokenview.h"
@@ -97,14 +98,14 @@ void ModelActions::populateMenu(QMenu *file)
 {
     QAction *open = file->addAction(tr("Open &Model…"), this, [this] {
         QSettings settings;
-        const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Open model folder"),
-                                                              settings.value(kLastModelDirKey).toString());
-        if (dir.isEmpty())
+        const QString model = ModelFileDialog::getModel(m_window, tr("Open model folder or GGUF file"),
+                                                        settings.value(kLastModelDirKey).toString());
+        if (model.isEmpty())
             return;
-        settings.setValue(kLastModelDirKey, dir);
-        openFolder(dir);
+        settings.setValue(kLastModelDirKey, QFileInfo(model).isFile() ? QFileInfo(model).absolutePath() : model);
+        openFolder(model);
     });
-    open->setStatusTip(tr("A folder with config.json, model.safetensors and the tokenizer files (GPT-2 or BERT)"));
+    open->setStatusTip(tr("A folder with config.json, model.safetensors and the tokenizer files, or a GGUF file"));
     m_modelsMenu = file->addMenu(tr("Mo&dels"));
     m_modelsMenu->setObjectName(QStringLiteral("modelsMenu"));
     m_modelsMenu->setToolTipsVisible(true);
