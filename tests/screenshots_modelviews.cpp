@@ -6,6 +6,7 @@
 #include "screenshots_modelviews.h"
 
 #include "document.h"
+#include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
 #include "modelactions.h"
