@@ -15,7 +15,10 @@ QCommandLineOption flagOption(const char *name, const char *help)
 
 bool parseOrStop(QCommandLineParser &parser, const QStringList &arguments, CommandLine *command)
 {
-    parser.addHelpOption();
+    // Not addHelpOption(): it also lists --help-all (Qt's own options), which
+    // only QCommandLineParser::process() answers, and these commands have none.
+    parser.addOption(QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        QStringLiteral("Displays help on commandline options.")));
     if (!parser.parse(arguments)) {
         command->error = parser.errorText();
         return false;

@@ -5,10 +5,10 @@
 # update-mime-database, groff). Exits 1 on the first problem; 77 (CTest: skipped)
 # when a validator is not installed: scripts/setup.sh installs them all.
 #
-# Usage: install_test.sh CMAKE BUILD_DIR CONFIG VERSION ICON_TOOL
+# Usage: install_test.sh CMAKE BUILD_DIR CONFIG VERSION ICON_TOOL DOCS_DIR
 set -euo pipefail
 
-cmake=$1 build=$2 config=$3 version=$4 icon_tool=$5
+cmake=$1 build=$2 config=$3 version=$4 icon_tool=$5 docs=$6
 id=io.github.attention_explorer.AttentionExplorer
 mime_type=application/x-attention-explorer-session
 
@@ -60,6 +60,11 @@ expected=(
   share/doc/attention-explorer/LICENSE
   share/doc/attention-explorer/README.md
 )
+# The documentation pages and their pictures, as docs/ holds them (Help › User Guide reads them there).
+while IFS= read -r file; do
+  expected+=("share/doc/attention-explorer/docs/$file")
+done < <(cd "$docs" && find . -type f \( -name '*.md' -o -name '*.png' -o -name '*.svg' \) | sed 's|^\./||' | sort)
+[ -f "$docs/user-guide.md" ] && [ -f "$docs/command-line.md" ] || fail "no user guide in $docs"
 sizes=(16 32 48 64 128 256)
 for size in "${sizes[@]}"; do
   expected+=("share/icons/hicolor/${size}x${size}/apps/$id.png")
@@ -128,6 +133,10 @@ man_page=$share/man/man1/attention-explorer.1
 LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$man_page" >"$tmp/groff.log" 2>&1 || fail "groff on $man_page"
 [ ! -s "$tmp/groff.log" ] || { cat "$tmp/groff.log" >&2; fail "groff warnings on the man page"; }
 grep -q '^\.TH ATTENTION-EXPLORER 1 ' "$man_page" || fail "man page header"
+# Made from docs/command-line.md: its sections and options are there.
+for text in '^\.SH SYNOPSIS' '^\.SH EXIT STATUS' '^\.SS "export \\-\\-model"' '\\-\\-each\\-head' '\\-\\-report\\-every'; do
+  grep -q -e "$text" "$man_page" || fail "the man page lacks $text"
+done
 pass "man page"
 
 echo "All install checks passed."

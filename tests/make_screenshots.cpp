@@ -1,9 +1,9 @@
-// Renders the README's screenshots of the main window, offscreen:
+// Renders the documentation's screenshots, offscreen:
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
-// A second argument --heatmaps-only or --classroom-only stops after those
-// pictures; --modern-block-only and --model-views-only draw only theirs
-// (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family folder).
+// A second argument --heatmaps-only, --guide-only or --classroom-only stops
+// after those pictures; --modern-block-only and --model-views-only draw only
+// theirs (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family folder).
 // window-presentation-720.png needs a 1280 x 720 screen (the window never
 // grows past its screen, and offscreen's own is 800 x 800):
 //   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
@@ -15,6 +15,7 @@
 #include "examples.h"
 #include "exportactions.h"
 #include "fileactions.h"
+#include "guidewindow.h"
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "mainwindow.h"
@@ -235,6 +236,16 @@ void shootModernBlock(const QDir &out, const std::vector<attn::Example> &example
     }
 }
 
+// Help › User Guide on its first page.
+void shootGuide(const QDir &out)
+{
+    GuideWindow window(guideFolder());
+    window.resize(1000, 760);
+    window.show();
+    QApplication::processEvents();
+    save(window.grab().toImage(), out.filePath(QStringLiteral("guide-window.png")));
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -245,16 +256,20 @@ int main(int argc, char **argv)
     const QDir out(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("."));
     QDir().mkpath(out.path());
     const std::vector<attn::Example> examples = attn::builtInExamples();
-    if (argc > 2 && QByteArray(argv[2]) == "--modern-block-only") {
+    const QByteArray only = argc > 2 ? QByteArray(argv[2]) : QByteArray();
+    if (only == "--modern-block-only") {
         shootModernBlock(out, examples);
         return 0;
     }
-    if (argc > 2 && QByteArray(argv[2]) == "--model-views-only") {
+    if (only == "--model-views-only") {
         shootModelViews(out);
         return 0;
     }
-    shootHeatmaps(out);
-    if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
+    if (only != "--guide-only")
+        shootHeatmaps(out);
+    if (only != "--heatmaps-only" && only != "--classroom-only")
+        shootGuide(out);
+    if (only == "--heatmaps-only" || only == "--guide-only")
         return 0;
 
     auto example = [&](const QString &id) {

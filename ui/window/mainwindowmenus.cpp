@@ -5,6 +5,7 @@
 #include "document.h"
 #include "exportactions.h"
 #include "fileactions.h"
+#include "guidewindow.h"
 #include "helpdialogs.h"
 #include "menumnemonics.h"
 #include "mistakesdialog.h"
@@ -128,8 +129,11 @@ void MainWindow::buildMenus()
     connect(trained, &TrainedModelsMenu::openRequested, m_modelActions, &ModelActions::openFolder);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("&User Guide"), this, [this] { GuideWindow::showFor(this); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setObjectName(QStringLiteral("userGuide"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
-        ->setShortcut(QKeySequence::HelpContents);
+        ->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
     help->addAction(tr("&About Attention Explorer"), this, [this] { showAboutDialog(this); });
 
     // Entries named by data (examples, docks, models, files) get theirs as their menu opens.
