@@ -146,11 +146,10 @@ WeightVector GgufSource::vector(const QString &name, Eigen::Index size) const
     return values;
 }
 
-QString GgufSource::storedType() const
+QString ggufStoredType(const std::vector<GgufTensor> &tensors)
 {
-    // The type holding the most bytes of 2-D weights.
     QHash<QString, qint64> bytes;
-    for (const GgufTensor &t : m_file.tensors())
+    for (const GgufTensor &t : tensors)
         if (t.dims.size() >= 2)
             bytes[QLatin1String(ggmlTypeInfo(quint32(t.type))->name)] += t.bytes;
     QString most = QStringLiteral("F32");
@@ -162,6 +161,8 @@ QString GgufSource::storedType() const
         }
     return most;
 }
+
+QString GgufSource::storedType() const { return ggufStoredType(m_file.tensors()); }
 
 void GgufSource::checkUnread() const
 {

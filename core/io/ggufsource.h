@@ -9,10 +9,17 @@
 #include "model/tensorsource.h"
 
 #include <QSet>
+#include <vector>
 
 namespace attn {
 
 class GgufFile;
+struct GgufTensor;
+
+// The type holding the most bytes of the 2-D tensors (the weights, not the
+// norms): "Q4_K" for a file labelled Q4_K_M. Ties go to the name first in
+// alphabetical order; "F32" when there is no 2-D tensor.
+QString ggufStoredType(const std::vector<GgufTensor> &tensors);
 
 class GgufSource final : public TensorSource
 {

@@ -128,6 +128,11 @@ std::optional<ModelFiles> resolveModelFolder(const QString &path, QString *error
     return files;
 }
 
+std::optional<QString> cacheEntrySnapshot(const QString &entry, QString *error)
+{
+    return snapshotOf(QDir(entry), QDir::toNativeSeparators(QDir::cleanPath(entry)), error);
+}
+
 bool isGgufFile(const QString &path)
 {
     if (!QFileInfo(path).isFile())

@@ -39,6 +39,11 @@ struct ModelFiles
 // checked by their readers.
 std::optional<ModelFiles> resolveModelFolder(const QString &path, QString *error);
 
+// The snapshot folder of a Hugging Face cache entry (…/models--ORG--NAME):
+// the one refs/main names, else its only snapshot. Refused with the line
+// resolveModelFolder gives for the entry.
+std::optional<QString> cacheEntrySnapshot(const QString &entry, QString *error);
+
 // What --model names (contract section 8): "ollama:NAME[:TAG]" (ollamastore.h),
 // a file (a GGUF file: its name ends in .gguf or it starts with "GGUF"), or
 // a folder as resolveModelFolder takes it. Refused with one line naming it.

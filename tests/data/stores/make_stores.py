@@ -24,12 +24,14 @@ split.count and split.tensors.count).
 import hashlib
 import json
 import os
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "gguf"))
 from gguf_format import Gguf, Reader  # noqa: E402
+from ggml_quants import TYPE_NAMES, TYPES  # noqa: E402
 
 FILE_TYPES = {0: "F32", 1: "F16", 7: "Q8_0", 15: "Q4_K_M", 32: "BF16"}
 MANIFEST = "application/vnd.docker.distribution.manifest.v2+json"
@@ -45,9 +47,19 @@ def read(path):
         return f.read()
 
 
+def most_bytes(bytes_by_type):
+    """The type holding the most bytes (ties to the first name in order), "F32" when none."""
+    if not bytes_by_type:
+        return "F32"
+    return sorted(bytes_by_type.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
 def facts(*paths):
-    """family, parameter count, quantisation label and size on disk of a GGUF (all its parts)."""
-    params, size, family, ftype = 0, 0, None, None
+    """family, parameter count, quantisation label, format and size on disk of a GGUF (all its parts).
+
+    format is the contract's model.format: "gguf-" and the type holding the
+    most bytes of the 2-D tensors (a Q4_K_M file is mostly Q4_K)."""
+    params, size, family, ftype, by_type = 0, 0, None, None, {}
     for p in paths:
         data = read(p)
         info = Reader(data).parse()
@@ -57,9 +69,38 @@ def facts(*paths):
             for d in t["ne"]:
                 n *= d
             params += n
+            if len(t["ne"]) >= 2:
+                name = TYPE_NAMES[t["type"]]
+                _, block, block_bytes = TYPES[name]
+                by_type[name] = by_type.get(name, 0) + n // block * block_bytes
         family = family or info["kv"].get("general.architecture")
         ftype = ftype if ftype is not None else info["kv"].get("general.file_type")
-    return {"family": family, "parameters": params, "quantisation": FILE_TYPES[ftype], "size_on_disk": size}
+    return {"family": family, "parameters": params, "quantisation": FILE_TYPES[ftype],
+            "format": "gguf-" + most_bytes(by_type), "size_on_disk": size}
+
+
+SAFETENSORS_BYTES = {"F32": 4, "F16": 2, "BF16": 2}
+
+
+def safetensors_facts(folder, family):
+    """A model folder's facts: parameters = elements of its tensors (these folders hold
+    only the model's weights), format = "safetensors-" and the dtype of the most bytes,
+    size_on_disk = bytes of all its files."""
+    data = read(os.path.join(folder, "model.safetensors"))
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    params, by_type = 0, {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        count = 1
+        for d in t["shape"]:
+            count *= d
+        params += count
+        by_type[t["dtype"]] = by_type.get(t["dtype"], 0) + count * SAFETENSORS_BYTES[t["dtype"]]
+    size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
+    return {"family": family, "parameters": params, "format": "safetensors-" + most_bytes(by_type),
+            "size_on_disk": size}
 
 
 def digest(data):
@@ -111,6 +152,8 @@ def ollama():
              [layer("application/vnd.ollama.image.model", qwen_data)] + common, qcfg)
     for name in ("qwen2.5:0.5b", "qwen2.5:latest"):
         models.append(dict({"name": name, "gguf": "blobs/" + digest(qwen_data).replace(":", "-")}, **facts(qwen)))
+    # one blob under two names is one file: the list shows it once, saying where else it is
+    models[-1]["same_file_as"] = "qwen2.5:0.5b"
     # a vision-style manifest: the projector is a second GGUF, never the model
     manifest("hf.co/tiny-org/Llama-Tiny-GGUF/Q4_K_M",
              [layer("application/vnd.ollama.image.model", llama_data),
@@ -229,18 +272,57 @@ def llamacpp():
                                              "*.downloadInProgress (an unfinished download)"]}
 
 
+def huggingface():
+    """A Hugging Face hub cache: models--ORG--NAME/{refs/main, blobs/HASH, snapshots/REVISION/FILE -> ../../blobs/HASH}
+    (huggingface_hub's layout; llama.cpp's -hf downloads land here too since it moved its cache there)."""
+    files, models = [], []
+    revision = "0123456789abcdef0123456789abcdef01234567"
+
+    def entry(repo, named_files):
+        folder = "models--" + repo.replace("/", "--")
+        files.append({"path": folder + "/refs/main", "text": revision})
+        for name, content in named_files:
+            data = read(content) if isinstance(content, str) else content
+            blob = folder + "/blobs/" + hashlib.sha256(data).hexdigest()
+            if all(f["path"] != blob for f in files):
+                files.append(dict({"path": blob}, **({"copy": rel(content)} if isinstance(content, str)
+                                                    else {"text": data.decode()})))
+            depth = name.count("/")
+            files.append({"path": f"{folder}/snapshots/{revision}/{name}",
+                          "link": "../" * (2 + depth) + "blobs/" + hashlib.sha256(data).hexdigest()})
+
+    llama = os.path.join(ROOT, "tests", "data", "families", "llama-bf16")
+    entry("tiny-org/llama-bf16", [(f, os.path.join(llama, f)) for f in sorted(os.listdir(llama))])
+    models.append(dict({"name": "tiny-org/llama-bf16"}, **safetensors_facts(llama, "llama")))
+    gguf = os.path.join(ROOT, "tests", "data", "gguf", "quantised", "llama-q4_k_m.gguf")
+    entry("tiny-org/Llama-Tiny-GGUF", [("llama-tiny-Q4_K_M.gguf", gguf), ("README.md", b"a model card\n")])
+    models.append(dict({"name": "tiny-org/Llama-Tiny-GGUF/llama-tiny-Q4_K_M.gguf"}, **facts(gguf)))
+    entry("openai-community/gpt2-medium", [("config.json", b'{"model_type": "gpt2"}'),
+                                           ("pytorch_model.bin", b"pickled weights stand-in\n")])
+    models.append({"name": "openai-community/gpt2-medium", "error": "only pytorch_model.bin, which is not read",
+                   "words": ["pytorch_model.bin"]})
+    files.append({"path": "datasets--wikitext--wikitext/refs/main", "text": revision})
+    files.append({"path": "version.txt", "text": "1"})
+    return {"root": "huggingface/hub", "environment": {"HF_HUB_CACHE": "huggingface/hub"},
+            "files": files, "models": models,
+            "not_listed": ["datasets--* (not models)", "README.md beside a GGUF file", "version.txt"]}
+
+
 def main():
     parts = split_files()
     stores = {"note": "written by make_stores.py; the C++ test lays out each store under a temporary folder "
                       "(paths relative to the store's root; copy paths relative to the repository root) and "
                       "compares the model list with models (name, family, parameters = elements of all tensors "
-                      "of all parts, quantisation from general.file_type, size_on_disk = bytes of the GGUF "
-                      "file or parts; error entries: listed with a one-line reason containing words)",
-              "ollama": ollama(), "lmstudio": lmstudio(parts), "llamacpp": llamacpp()}
+                      "of all parts, quantisation from general.file_type, format = the contract's model.format "
+                      "(the type of the most bytes of 2-D tensors), size_on_disk = bytes of the GGUF "
+                      "file or parts, or of a model folder's files; same_file_as: the entry is that one's file "
+                      "under another name, listed once; error entries: listed with a one-line reason "
+                      "containing words); a file given as link is a symbolic link to that relative target",
+              "ollama": ollama(), "lmstudio": lmstudio(parts), "llamacpp": llamacpp(), "huggingface": huggingface()}
     with open(os.path.join(HERE, "stores.json"), "w", encoding="utf-8") as f:
         json.dump(stores, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    for k in ("ollama", "lmstudio", "llamacpp"):
+    for k in ("ollama", "lmstudio", "llamacpp", "huggingface"):
         print(k, len(stores[k]["files"]), "files,", len(stores[k]["models"]), "entries")
 
 
