@@ -14,7 +14,10 @@
 #include "model/headscores.h"
 #include "model/modelloader.h"
 #include "tokenizers/tokenizerloader.h"
+#include "modelactions.h"
 #include "modeldocument.h"
+#include "modellistdialog.h"
+#include "modellistmodel.h"
 #include "patternsparklineview.h"
 #include "snapshotgridview.h"
 #include "timedapplication.h"
@@ -498,15 +501,22 @@ private slots:
         QSignalSpy open(trained, &TrainedModelsMenu::openRequested);
         listed->trigger();
         QCOMPARE(open.count(), 1);
-        // File › Models lists it too, under "Trained here".
-        auto *models = window.findChild<QMenu *>(QStringLiteral("modelsMenu"));
-        QVERIFY(models);
-        emit models->aboutToShow();
-        QAction *inModels = nullptr;
-        for (QAction *a : models->actions())
-            if (a->toolTip() == folder)
-                inModels = a;
-        QVERIFY(inModels);
+        // File › Models on This Computer lists it too, as trained here.
+        auto *list = window.findChild<QAction *>(QStringLiteral("modelList"));
+        QVERIFY(list);
+        list->trigger();
+        ModelListDialog *listDialog = window.modelActions()->modelList();
+        QVERIFY(listDialog);
+        QVERIFY(QTest::qWaitFor([&] { return !listDialog->listModel()->isListing(); }, 20000));
+        const attn::ModelListEntry *inList = nullptr;
+        for (const attn::ModelListEntry &e : listDialog->listModel()->entries())
+            if (e.openWith == folder)
+                inList = &e;
+        QVERIFY(inList);
+        QCOMPARE(inList->store, attn::ModelStore::TrainedHere);
+        QCOMPARE(inList->name, QFileInfo(folder).fileName());
+        QVERIFY2(inList->canOpen(), qPrintable(inList->problem));
+        QCOMPARE(inList->family, QStringLiteral("gpt2"));
         QVERIFY(QDir(folder).removeRecursively());
     }
 };

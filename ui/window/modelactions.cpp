@@ -7,19 +7,17 @@
 #include "dockreach.h"
 #include "fileactions.h"
 #include "embeddingeditor.h"
-#include "io/huggingfacecache.h"
 #include "model/inputedit.h"
 #include "mainwindow.h"
-#include "menumnemonics.h"
 #include "modeldocument.h"
 #include "modelfiledialog.h"
+#include "modellistdialog.h"
 #include "modelgridpanel.h"
 #include "modelgridview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
 #include "rolloutview.h"
 #include "tokenchips.h"
-#include "trainedmodelsmenu.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -28,6 +26,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -106,11 +105,11 @@ void ModelActions::populateMenu(QMenu *file)
         openFolder(model);
     });
     open->setStatusTip(tr("A folder with config.json, model.safetensors and the tokenizer files, or a GGUF file"));
-    m_modelsMenu = file->addMenu(tr("Mo&dels"));
-    m_modelsMenu->setObjectName(QStringLiteral("modelsMenu"));
-    m_modelsMenu->setToolTipsVisible(true);
-    connect(m_modelsMenu, &QMenu::aboutToShow, this, &ModelActions::rebuildModelsMenu);
-    rebuildModelsMenu();
+    QAction *list = file->addAction(tr("Mo&dels on This Computer…"), this, &ModelActions::showModelList);
+    list->setObjectName(QStringLiteral("modelList"));
+    list->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    list->setStatusTip(tr("Every model of the Hugging Face cache, Ollama, LM Studio, llama.cpp's cache and the ones "
+                          "trained here, in one list"));
     QAction *close = file->addAction(tr("&Close Model"), this, &ModelActions::closeModel);
     close->setObjectName(QStringLiteral("closeModel"));
     close->setEnabled(false);
@@ -183,33 +182,18 @@ void ModelActions::populateMenu(QMenu *file)
     });
 }
 
-void ModelActions::rebuildModelsMenu()
+void ModelActions::showModelList()
 {
-    m_modelsMenu->clear();
-    const QList<attn::CachedModel> models = attn::listCachedModels();
-    if (models.isEmpty()) {
-        QAction *none = m_modelsMenu->addAction(tr("No models in %1").arg(attn::huggingFaceHubCache()));
-        none->setEnabled(false);
-        MenuMnemonics::markAutomatic(none);
+    if (!m_modelList) {
+        m_modelList = new ModelListDialog(m_window);
+        // Opened as File › Open Model opens what it chose.
+        connect(m_modelList, &ModelListDialog::openRequested, this, &ModelActions::openFolder);
     }
-    for (const attn::CachedModel &m : models) {
-        QAction *action = m_modelsMenu->addAction(m.name);
-        MenuMnemonics::markAutomatic(action);
-        action->setEnabled(m.usable);
-        action->setToolTip(m.usable ? m.path : m.problem);
-        const QString path = m.path;
-        connect(action, &QAction::triggered, this, [this, path] { openFolder(path); });
-    }
-    // The models the training window saved, after the downloaded ones.
-    const QStringList trained = TrainedModelsMenu::trainedModelFolders();
-    if (!trained.isEmpty())
-        m_modelsMenu->addSection(tr("Trained here"));
-    for (const QString &folder : trained) {
-        QAction *action = m_modelsMenu->addAction(QFileInfo(folder).fileName());
-        MenuMnemonics::markAutomatic(action);
-        action->setToolTip(folder);
-        connect(action, &QAction::triggered, this, [this, folder] { openFolder(folder); });
-    }
+    m_modelList->refresh();
+    m_modelList->show();
+    m_modelList->raise();
+    m_modelList->activateWindow();
+    m_modelList->filterEdit()->setFocus();
 }
 
 void ModelActions::openFolder(const QString &path)

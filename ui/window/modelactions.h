@@ -1,6 +1,6 @@
 #pragma once
-// Trained models in the window: File › Open Model…, the Models submenu of
-// the Hugging Face cache, Close Model, dropped folders, the layer selector,
+// Trained models in the window: File › Open Model…, File › Models on This
+// Computer… (every store's models in one list), Close Model, dropped folders, the layer selector,
 // the layers × heads grid in the "All heads" dock, the next-token dock, the
 // attention rollout dock, the Compare runs dock, and switching heads off (the grid's and the head
 // box's context menus).
@@ -17,6 +17,7 @@ class Document;
 class MainWindow;
 class ModelDocument;
 class ModelGridPanel;
+class ModelListDialog;
 class ModelGridView;
 class NextTokenView;
 class QComboBox;
@@ -36,10 +37,10 @@ public:
 
     // The layer selector, put before the head box by the window.
     void addLayerControls(QHBoxLayout *tools);
-    // Open Model…, Models and Close Model in the File menu, and the docks.
+    // Open Model…, Models on This Computer…, Close Model in the File menu, and the docks.
     void populateMenu(QMenu *file);
-    // The Models submenu again, from listCachedModels() (done before it shows).
-    void rebuildModelsMenu();
+    // File › Models on This Computer: the list, listed again each time it is shown.
+    void showModelList();
 
     // Opens a model folder (asynchronously; modelOpened or an error follows)
     // on what the sentence field shows, or on `text`. It starts as a file
@@ -70,7 +71,7 @@ public:
     QDockWidget *compareDock() const { return m_compareDock; }
     NextTokenView *nextTokens() const { return m_next; }
     QComboBox *layerBox() const { return m_layerBox; }
-    QMenu *modelsMenu() const { return m_modelsMenu; }
+    ModelListDialog *modelList() const { return m_modelList; }
     QString lastError() const { return m_lastError; }
 
 signals:
@@ -106,7 +107,7 @@ private:
     QDockWidget *m_compareDock = nullptr;
     QComboBox *m_layerBox = nullptr;
     QLabel *m_layerLabel = nullptr;
-    QMenu *m_modelsMenu = nullptr;
+    ModelListDialog *m_modelList = nullptr; // made when first shown, a child of the window
     QPointer<QWidget> m_headsWidget; // the per-head grid the dock shows without a model
     QString m_lastError;
 };
