@@ -256,7 +256,7 @@ bool GgufFile::parse(QString *error)
         const qint64 keyCount = r.count(QStringLiteral("the number of metadata keys"));
         // The smallest metadata entry: a one-byte key, its type and one byte.
         if (keyCount > r.left() / 14)
-            refuse(QStringLiteral("claims %1 metadata keys, more than the file holds").arg(keyCount));
+            refuse(QStringLiteral("claims %1 metadata keys, more than the file holds (truncated or corrupt)").arg(keyCount));
         for (qint64 k = 0; k < keyCount; ++k) {
             const QString key = r.string(QStringLiteral("metadata key %1").arg(k), kMaxKeyBytes);
             if (key.isEmpty())

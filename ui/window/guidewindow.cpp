@@ -5,7 +5,9 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -168,7 +170,12 @@ GuideWindow::GuideWindow(const QString &folder, QWidget *parent)
     connect(m_browser, qOverload<const QUrl &>(&QTextBrowser::highlighted), this, [this](const QUrl &link) {
         statusBar()->showMessage(link.isEmpty() ? QString() : m_browser->source().resolved(link).toDisplayString());
     });
-    resize(960, 800);
+    // A comfortable reading size, never larger than the screen (a projector's
+    // 1280 x 720 included): the frame's title bar and borders come on top.
+    QSize size(960, 800);
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() - QSize(40, 80));
+    resize(size);
     if (m_folder.isEmpty())
         showNotInstalled();
     else
