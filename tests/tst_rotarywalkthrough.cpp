@@ -175,9 +175,12 @@ private slots:
         for (const WalkthroughStep &s : buildWalkthrough(tokens, tokens, llama.result, 5, 1))
             kinds.push_back(s.kind);
         QCOMPARE(kinds[0], WalkthroughStepKind::PickQuery);
-        QCOMPARE(kinds[1], WalkthroughStepKind::RotatePositions);
-        QCOMPARE(kinds[2], WalkthroughStepKind::RelativePositions);
-        QCOMPARE(kinds[3], WalkthroughStepKind::Scores);
+        // The llama checkpoint's 4 heads share 2 key/value heads: that step comes first.
+        QCOMPARE(llama.result.kvHeads, 2);
+        QCOMPARE(kinds[1], WalkthroughStepKind::SharedKeyValues);
+        QCOMPARE(kinds[2], WalkthroughStepKind::RotatePositions);
+        QCOMPARE(kinds[3], WalkthroughStepKind::RelativePositions);
+        QCOMPARE(kinds[4], WalkthroughStepKind::Scores);
         // The key singled out: the one query 5 weights most besides itself and the first token.
         const int key = rotaryStepKey(llama.result, 1, 5);
         QVERIFY(key >= 1 && key < 5);
