@@ -9,7 +9,6 @@
 #include "heatmapview.h"
 
 #include <QBuffer>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QPainter>
 #include <QSignalSpy>
@@ -84,10 +83,8 @@ private slots:
         QFETCH(int, columns);
         const QRectF bounds(0, 0, 600, 450);
         const QFontMetricsF metrics(QFont{});
-        QElapsedTimer timer;
-        timer.start();
+        // No timing here: a shared machine makes timed assertions flaky (bench measures speed).
         const HeatmapLayout l(bounds, rows, columns, numberedTokens(rows), numberedTokens(columns), metrics);
-        QVERIFY2(timer.elapsed() < 500, "layout must stay O(n)");
         QVERIFY(bounds.contains(l.cellArea()));
         QVERIFY(l.cellArea().width() > 200 && l.cellArea().height() > 150);
         QVERIFY(l.rowLabelArea().right() <= l.cellArea().left() + 1e-9);
