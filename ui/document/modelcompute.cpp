@@ -1,16 +1,13 @@
 // ModelDocument's passes through the document's scheduler: a new text or set
 // of switched-off heads (the "model" channel) and another layer's view
-// ("model-layer"). Everything slow runs in the job on a worker: the forward
-// pass, the rollout, the selected layer's view and the grid's thumbnails; the
-// GUI thread only takes the answer.
+// ("model-layer"). Everything slow runs in the job on a worker (modelrun.h):
+// the forward pass, the rollout, the selected layer's view and the grid's
+// thumbnails; the GUI thread only takes each layer and the answer.
 
 #include "modeldocument.h"
 
-#include "model/incremental.h"
 #include "model/layerview.h"
-#include "model/rollout.h"
 
-#include <QElapsedTimer>
 #include <QThreadPool>
 #include <QGuiApplication>
 #include <QPalette>
