@@ -95,7 +95,7 @@ struct ModelBenchArgs
 {
     QString model;
     std::optional<int> tokens; // unset: 1024 or the model's positions, whichever is fewer
-    int repeat = 5;            // 1 to 1000
+    int repeat = 5;            // 1 to 1000; 0: the first pass alone (not with --window)
     bool window = false;       // --window: time typing in the real main window instead
 };
 

@@ -225,7 +225,8 @@ void parseModelBench(const QStringList &arguments, CommandLine *command)
     parser.setApplicationDescription(QStringLiteral("Time one forward pass of a trained model."));
     parser.addPositionalArgument(QStringLiteral("bench"), QStringLiteral("The command."));
     const QCommandLineOption tokens = valueOption("tokens", "Tokens (default 1024 or the model's limit).", "N");
-    const QCommandLineOption repeat = valueOption("repeat", "Repetitions (default 5).", "R");
+    const QCommandLineOption repeat = valueOption(
+        "repeat", "Repetitions (default 5); 0: the first pass alone, for a model too large to run again and again.", "R");
     const QCommandLineOption window = cliparse::flagOption(
         "window", "Time typing one more word in the real main window instead (a GPT-2 model, 64 tokens by default).");
     parser.addOptions({modelOption(), tokens, repeat, window});
@@ -241,9 +242,9 @@ void parseModelBench(const QStringList &arguments, CommandLine *command)
             return;
         args.tokens = n;
     }
-    if (parser.isSet(repeat))
-        wholeNumber(parser, repeat, 1, 1000, &args.repeat, &command->error);
     args.window = parser.isSet(window);
+    if (parser.isSet(repeat))
+        wholeNumber(parser, repeat, args.window ? 1 : 0, 1000, &args.repeat, &command->error);
 }
 
 } // namespace

@@ -292,17 +292,33 @@ int runModelBench(const ModelBenchArgs &args)
         ids[std::size_t(i)] = int((qint64(i) * 7919 + 1) % config.vocab);
     attn::ForwardOptions options;
     options.keepScores = false; // what the views need: every head's weights, and the prediction
+    // When the first layer is done, what the window waits for before it shows anything.
+    QElapsedTimer pass;
+    double firstLayerMs = 0;
+    options.layerDone = [&](int layer, attn::ModelTrace &) {
+        if (layer == 0)
+            firstLayerMs = pass.nsecsElapsed() / 1e6;
+    };
     // Once apart: the first pass also pays for the page faults that bring the weights in.
-    QElapsedTimer first;
-    first.start();
-    attn::forward(*model, ids, options);
-    const double firstForwardMs = first.nsecsElapsed() / 1e6;
-    const double firstPeakMiB = peakResidentMiB();
     double probabilitySum = 0;
-    const Timing t = timeRepeated(args.repeat, [&] {
+    pass.start();
+    {
         const attn::ModelTrace trace = attn::forward(*model, ids, options);
         probabilitySum = trace.nextToken ? double(trace.nextToken->probabilities.sum()) : 1.0;
-    });
+    }
+    const double firstForwardMs = pass.nsecsElapsed() / 1e6;
+    const double firstPassFirstLayerMs = firstLayerMs;
+    const double firstPeakMiB = peakResidentMiB();
+    std::vector<double> firstLayers;
+    Timing t{firstForwardMs, firstForwardMs}; // --repeat 0: the first pass is all there is
+    if (args.repeat > 0)
+        t = timeRepeated(args.repeat, [&] {
+            pass.start();
+            const attn::ModelTrace trace = attn::forward(*model, ids, options);
+            firstLayers.push_back(firstLayerMs);
+            probabilitySum = trace.nextToken ? double(trace.nextToken->probabilities.sum()) : 1.0;
+        });
+    options.layerDone = nullptr;
     const double flops = forwardFlops(config, n);
     QJsonObject out;
     out["model"] = config.familyName();
@@ -326,8 +342,16 @@ int runModelBench(const ModelBenchArgs &args)
     out["first_forward_ms"] = firstForwardMs;
     out["first_result_ms"] = openMs + firstForwardMs;
     out["first_result_peak_rss_mib"] = firstPeakMiB;
+    // The first layer of a pass done, from the pass's start: of the first pass, and the median of the others.
+    out["first_pass_first_layer_ms"] = firstPassFirstLayerMs;
+    out["first_layer_median_ms"] = firstLayers.empty() ? firstPassFirstLayerMs : summarize(firstLayers).medianMs;
     out["peak_rss_mib"] = peakResidentMiB();
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
+    if (args.repeat == 0) {
+        // Nothing more: the extras below would each run the model again.
+        QTextStream(stdout) << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
+        return ExitOk;
+    }
     if (config.causal) {
         // Typing one more token at the end of a 64-token text (or the model's
         // limit): the trace of the first 63 extended, against the full pass.

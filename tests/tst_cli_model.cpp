@@ -454,6 +454,11 @@ void TestCliModel::bench()
     QVERIFY(out["open_peak_rss_mib"].toDouble() > 0);
     QVERIFY(out["open_peak_rss_mib"].toDouble() <= out["first_result_peak_rss_mib"].toDouble());
     QVERIFY(out["first_result_peak_rss_mib"].toDouble() <= out["peak_rss_mib"].toDouble());
+    // The first layer of a pass comes before its end: in the first pass, and in the median of the others.
+    QVERIFY(out["first_pass_first_layer_ms"].toDouble() > 0);
+    QVERIFY(out["first_pass_first_layer_ms"].toDouble() < out["first_forward_ms"].toDouble());
+    QVERIFY(out["first_layer_median_ms"].toDouble() > 0);
+    QVERIFY(out["first_layer_median_ms"].toDouble() < out["median_ms"].toDouble());
     // Switching a head of the middle layer off; every head's pattern scores (the model's 16 positions).
     QCOMPARE(out["switch_off_layer"].toInt(), 1);
     QVERIFY(out["switch_off_ms"].toDouble() > 0);
@@ -463,6 +468,15 @@ void TestCliModel::bench()
                                             "--repeat", "1"}));
     QCOMPARE(eight["tokens"].toInt(), 8);
     QCOMPARE(eight["model"].toString(), QStringLiteral("bert"));
+    // --repeat 0: the first pass alone (a model too large to run again), and nothing after it.
+    const QJsonObject once = parse(runApp({"bench", "--model", m_dir.filePath("gpt2-f32"), "--repeat", "0"}));
+    QCOMPARE(once["repeat"].toInt(), 0);
+    QCOMPARE(once["median_ms"].toDouble(), once["first_forward_ms"].toDouble());
+    QCOMPARE(once["first_layer_median_ms"].toDouble(), once["first_pass_first_layer_ms"].toDouble());
+    QVERIFY(once["first_pass_first_layer_ms"].toDouble() < once["first_forward_ms"].toDouble());
+    QVERIFY(!once.contains("extend_ms") && !once.contains("scores_ms"));
+    const Run windowOnce = runApp({"bench", "--model", m_dir.filePath("gpt2-f32"), "--window", "--repeat", "0"});
+    QCOMPARE(windowOnce.exitCode, 2);
 }
 
 

@@ -136,6 +136,40 @@ private slots:
         QCOMPARE(scheduler.cancelledRuns(), 1);
     }
 
+    void reportsComeInOrderBeforeTheAnswer()
+    {
+        // The job sends all five reports before it ends: they reach the
+        // receiver in order, then the answer.
+        ComputeScheduler scheduler;
+        QObject receiver;
+        std::vector<int> seen;
+        using Job = std::function<int(const attn::CancelFlag &, const std::function<void(int)> &)>;
+        const Job fiveReports = [](const attn::CancelFlag &, const std::function<void(int)> &report) {
+            for (int i = 0; i < 5; ++i)
+                report(i);
+            return 100;
+        };
+        scheduler.requestJobWithProgress<int, int>(
+            QStringLiteral("m"), fiveReports, &receiver, std::function<void(const int &)>([&](const int &v) { seen.push_back(v); }),
+            std::function<void(const int &)>([&](const int &v) { seen.push_back(v); }));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.isBusy(QStringLiteral("m")), 10000);
+        QCOMPARE(seen, (std::vector<int>{0, 1, 2, 3, 4, 100}));
+
+        // Cancelled while report 2 is handled: none after it arrives, though
+        // the job sent them all, and no answer.
+        seen.clear();
+        scheduler.requestJobWithProgress<int, int>(
+            QStringLiteral("m"), fiveReports, &receiver, std::function<void(const int &)>([&](const int &v) {
+                seen.push_back(v);
+                if (v == 2)
+                    scheduler.cancel(QStringLiteral("m"));
+            }),
+            std::function<void(const int &)>([&](const int &v) { seen.push_back(v); }));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.isBusy(QStringLiteral("m")), 10000);
+        QCOMPARE(seen, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(scheduler.cancelledRuns(), 1);
+    }
+
     void aJobThatThrowsCancelledGivesNoAnswer()
     {
         ComputeScheduler scheduler;

@@ -271,6 +271,7 @@ ModelTrace forwardFrom(const ModelParameters &model, const std::vector<int> &ids
     trace.tokenIds = ids;
     trace.options = options;
     trace.options.cancel = nullptr;
+    trace.options.layerDone = nullptr;
     trace.layers.resize(std::size_t(c.layers));
     trace.hidden.reserve(std::size_t(c.layers) + 1);
     // h: the residual stream of the new positions only (of all, from layer firstLayer on).
@@ -286,13 +287,21 @@ ModelTrace forwardFrom(const ModelParameters &model, const std::vector<int> &ids
         h = embed(model, ids, options, from);
         trace.hidden.push_back(belowPrefix(prefix && from > 0 ? &prefix->hidden[0] : nullptr, from, Matrix(h)));
     }
+    // Layers taken from the prefix are done already: they are reported first.
+    for (int l = 0; l < firstLayer && options.layerDone; ++l) {
+        options.layerDone(l, trace);
+        stopIfCancelled(options);
+    }
     for (int l = firstLayer; l < c.layers; ++l) {
         stopIfCancelled(options);
         const LayerTrace *old = prefix && from > 0 ? &prefix->layers[std::size_t(l)] : nullptr;
         block(model, l, h, options, old, from, trace.layers[std::size_t(l)]);
         trace.hidden.push_back(belowPrefix(prefix && from > 0 ? &prefix->hidden[std::size_t(l) + 1] : nullptr, from,
                                            Matrix(h)));
+        if (options.layerDone)
+            options.layerDone(l, trace);
     }
+    stopIfCancelled(options); // before the unembedding, the longest step after a layer
     if (c.causal && c.normPlacement == NormPlacement::BeforeSublayer) {
         // Only the last row is needed for the next token: n x vocab logits
         // would be 200 MB at 1024 tokens of GPT-2, 600 MB of Qwen.

@@ -6,6 +6,7 @@
 #include "model/modelparameters.h"
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -41,6 +42,8 @@ struct EmbeddingEdit
     RowVector<float> delta;
 };
 
+struct ModelTrace;
+
 struct ForwardOptions
 {
     // Heads switched off: their context is zero before the layer's output
@@ -58,6 +61,14 @@ struct ForwardOptions
     // pass then throws attn::Cancelled (cancel.h) before its next layer.
     // Never kept in a trace's options.
     const std::atomic<bool> *cancel = nullptr;
+    // Called on the pass's thread as soon as each layer is done, in order
+    // from layer 0 (layers a reused trace gives, at once; model/incremental.h),
+    // with the trace so far: its layers 0 ... layer and hidden 0 ... layer + 1
+    // are final and the pass reads none of them again, so the callback may
+    // move them out (they are then missing from what the pass returns: a
+    // window shows a long pass as it goes without a second copy of it). The
+    // cancel flag is checked after it returns. Never kept in a trace's options.
+    std::function<void(int layer, ModelTrace &trace)> layerDone;
 };
 
 // One layer's attention as the views need it. Q and the context hold all

@@ -143,6 +143,19 @@ std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, co
     return result;
 }
 
+std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vector<int> &tokens,
+                                        const std::optional<QueryKey> &chosen, int window)
+{
+    const PatternKeys keys(tokens, std::max(0, window));
+    std::vector<HeadScores> heads;
+    heads.reserve(layer.weights.size());
+    for (const RowMatrix<float> &w : layer.weights) {
+        checkShape(w, tokens.size());
+        heads.push_back(scoresOf(w, keys, chosen));
+    }
+    return heads;
+}
+
 std::vector<std::vector<HeadScores>> withChosenKey(std::vector<std::vector<HeadScores>> table, const ModelTrace &trace,
                                                    const std::optional<QueryKey> &chosen)
 {

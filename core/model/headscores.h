@@ -74,6 +74,10 @@ std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, co
                                                      const std::optional<QueryKey> &chosen = std::nullopt,
                                                      const std::vector<int> &windows = {});
 
+// Every head of one layer (a row of traceHeadScores), for a pass shown as it goes.
+std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vector<int> &tokens,
+                                        const std::optional<QueryKey> &chosen = std::nullopt, int window = 0);
+
 // `table` (traceHeadScores of `trace`) with every head's chosenKey set for
 // `chosen` and the other scores kept: picking another word, or another
 // query, needs no new pass over the weights.

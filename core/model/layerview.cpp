@@ -13,14 +13,20 @@ double layerScoreScale(const ModelConfig &config, int layer)
     return config.scoreScale(layer);
 }
 
+RowMatrix<float> layerOutput(const ModelParameters &model, const LayerTrace &layer, int index)
+{
+    DenseParameters withoutBias = model.blocks.at(std::size_t(index)).attentionOutput;
+    withoutBias.bias = WeightVector();
+    return dense(layer.context, withoutBias);
+}
+
 AttentionResult layerAttention(const ModelParameters &model, const std::shared_ptr<const ModelTrace> &trace,
-                               int layer)
+                               int layer, const RowMatrix<float> *output)
 {
     if (!trace || layer < 0 || layer >= int(trace->layers.size()) || layer >= int(model.blocks.size())
         || layer >= int(trace->hidden.size()))
         throw std::out_of_range("layerAttention: no such layer");
     const LayerTrace &t = trace->layers[std::size_t(layer)];
-    const BlockParameters &block = model.blocks[std::size_t(layer)];
     const int heads = int(t.weights.size());
 
     AttentionResult result;
@@ -53,10 +59,10 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     // GPT-2 layer, written at every keystroke for the views to read none of it.
     result.projected = true;
     result.outputProjected = true;
-    DenseParameters withoutBias = block.attentionOutput;
-    withoutBias.bias = WeightVector();
-    const RowMatrix<float> output = dense(t.context, withoutBias);
-    result.output = output.cast<double>();
+    if (output && output->rows() == t.context.rows() && output->cols() == model.config.dModel)
+        result.output = output->cast<double>();
+    else
+        result.output = layerOutput(model, t, layer).cast<double>();
     if (heads > 1) {
         std::vector<const AttentionMatrix *> all;
         for (const HeadResult &head : result.heads)

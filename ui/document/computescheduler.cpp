@@ -81,9 +81,17 @@ void ComputeScheduler::run(const QString &name, Channel &channel, Request reques
     // before, say) is freed there when it ends, not on the GUI thread.
     auto job = std::move(request.job);
     channel.running = std::move(request);
-    channel.watcher->setFuture(QtConcurrent::run([job = std::move(job), flag] {
+    // Reports go through this object's event queue, behind nothing the
+    // worker sends later (its answer included); the destructor waits for the
+    // worker, and Qt drops events still queued for a deleted object.
+    Report report = [this, name, flag](std::any value) {
+        QMetaObject::invokeMethod(
+            this, [this, name, flag, value = std::move(value)] { onProgress(name, flag, value); },
+            Qt::QueuedConnection);
+    };
+    channel.watcher->setFuture(QtConcurrent::run([job = std::move(job), flag, report = std::move(report)] {
         try {
-            return job(*flag);
+            return job(*flag, report);
         } catch (const attn::Cancelled &) {
             return std::any(); // the flag is raised: nobody looks at it
         }
@@ -107,6 +115,21 @@ void ComputeScheduler::onFinished(const QString &name)
         return;
     }
     emit busyChanged(name, false);
+}
+
+void ComputeScheduler::onProgress(const QString &name, const std::shared_ptr<attn::CancelFlag> &flag,
+                                  const std::any &value)
+{
+    auto it = m_channels.find(name);
+    if (it == m_channels.end())
+        return;
+    Channel &channel = it->second;
+    // Only the run still going and wanted: a cancelled one's reports are dropped.
+    if (channel.cancel != flag || flag->load() || !channel.running || !channel.running->receiver
+        || !channel.running->progress)
+        return;
+    const std::function<void(const std::any &)> progress = channel.running->progress;
+    progress(value);
 }
 
 void ComputeScheduler::cancel(const QString &name)

@@ -53,8 +53,31 @@ public:
     void requestJob(const QString &channel, std::function<T(const attn::CancelFlag &)> job, QObject *receiver,
                     std::function<void(const T &)> done)
     {
-        start(channel, Request{[job = std::move(job)](const attn::CancelFlag &flag) { return std::any(job(flag)); },
-                               receiver, [done = std::move(done)](const std::any &a) { done(std::any_cast<const T &>(a)); }});
+        start(channel, Request{[job = std::move(job)](const attn::CancelFlag &flag, const Report &) {
+                                   return std::any(job(flag));
+                               },
+                               receiver, [done = std::move(done)](const std::any &a) { done(std::any_cast<const T &>(a)); },
+                               {}});
+    }
+    // As requestJob(), and the job reports as it goes (a long pass, layer by
+    // layer): each report reaches `progress` on the GUI thread, in order and
+    // before `done`, while the run is still wanted. Once the channel's flag
+    // is raised, no report of the run reaches it any more, however early it
+    // was sent: what `progress` has seen is exactly what came before the cancel.
+    template<typename T, typename P>
+    void requestJobWithProgress(const QString &channel,
+                                std::function<T(const attn::CancelFlag &, const std::function<void(P)> &)> job,
+                                QObject *receiver, std::function<void(const P &)> progress,
+                                std::function<void(const T &)> done)
+    {
+        start(channel, Request{[job = std::move(job)](const attn::CancelFlag &flag, const Report &report) {
+                                   const std::function<void(P)> typed = [&report](P p) { report(std::any(std::move(p))); };
+                                   return std::any(job(flag, typed));
+                               },
+                               receiver, [done = std::move(done)](const std::any &a) { done(std::any_cast<const T &>(a)); },
+                               [progress = std::move(progress)](const std::any &a) {
+                                   progress(std::any_cast<const P &>(a));
+                               }});
     }
     // Drops the channel's running and waiting requests (the running one is cancelled).
     void cancel(const QString &channel);
@@ -68,11 +91,13 @@ signals:
     void busyChanged(const QString &channel, bool busy);
 
 private:
+    using Report = std::function<void(std::any)>; // called on the worker
     struct Request
     {
-        std::function<std::any(const attn::CancelFlag &)> job;
+        std::function<std::any(const attn::CancelFlag &, const Report &)> job;
         QPointer<QObject> receiver;
         std::function<void(const std::any &)> done;
+        std::function<void(const std::any &)> progress; // empty: the job reports nothing
     };
     struct Channel
     {
@@ -84,6 +109,7 @@ private:
     void start(const QString &name, Request request);
     void run(const QString &name, Channel &channel, Request request);
     void onFinished(const QString &name);
+    void onProgress(const QString &name, const std::shared_ptr<attn::CancelFlag> &flag, const std::any &value);
 
     std::map<QString, Channel> m_channels;
     double m_syncFlops = kSyncFlops;

@@ -1,16 +1,13 @@
 // ModelDocument's passes through the document's scheduler: a new text or set
 // of switched-off heads (the "model" channel) and another layer's view
-// ("model-layer"). Everything slow runs in the job on a worker: the forward
-// pass, the rollout, the selected layer's view and the grid's thumbnails; the
-// GUI thread only takes the answer.
+// ("model-layer"). Everything slow runs in the job on a worker (modelrun.h):
+// the forward pass, the rollout, the selected layer's view and the grid's
+// thumbnails; the GUI thread only takes each layer and the answer.
 
 #include "modeldocument.h"
 
-#include "model/incremental.h"
 #include "model/layerview.h"
-#include "model/rollout.h"
 
-#include <QElapsedTimer>
 #include <QThreadPool>
 #include <QGuiApplication>
 #include <QPalette>
@@ -21,20 +18,6 @@ namespace {
 const QString kRunChannel = QStringLiteral("model");
 const QString kLayerChannel = QStringLiteral("model-layer");
 const QString kAsideGridChannel = QStringLiteral("model-grid-aside");
-
-// Each layer's sliding window (0: none), as the grid and the pattern scores take them.
-std::vector<int> windowsOf(const attn::ModelConfig &c) { return modelGridMarks(c).windows; }
-
-// A trace above this is refused: the window must keep the shown one and compute the next.
-constexpr double kMaxTraceBytes = 3.0 * 1024 * 1024 * 1024;
-
-// Below this much work a layer's view is built at once, on the GUI thread
-// (about a millisecond): the casts of its projections and the output product.
-double layerViewFlops(const attn::ModelConfig &c, int tokens)
-{
-    return 2.0 * tokens * c.dModel * c.dModel + 2.0 * c.heads * double(tokens) * tokens + 4.0 * c.dModel * c.dModel;
-}
-constexpr double kSyncLayerFlops = 1e8;
 
 using LayerResult = std::shared_ptr<const attn::AttentionResult>;
 
@@ -47,24 +30,6 @@ void releaseOnWorker(std::vector<std::shared_ptr<const void>> held)
 }
 
 } // namespace
-
-struct ModelDocument::Computed
-{
-    std::vector<attn::ModelToken> tokens;
-    std::shared_ptr<const attn::ModelTrace> trace;
-    std::shared_ptr<const attn::RowMatrix<double>> rollout;
-    std::shared_ptr<const ModelGridLevels> grid;
-    std::shared_ptr<const ModelGridTiles> gridTiles; // `grid` in the colours the window had when it asked
-    std::shared_ptr<const ModelGridLevels> asideGrid; // with the first token set aside, when the views asked for it
-    std::shared_ptr<const HeadScoreTable> scores;
-    LayerResult layerResult; // of `layer`
-    int layer = 0;
-    std::set<attn::LayerHead> ablated; // what this run switched off
-    int reused = 0;                    // leading positions taken from the trace before
-    QString error;
-    QString notice;
-    double milliseconds = 0;
-};
 
 bool ModelDocument::isComputing() const
 {
@@ -93,6 +58,10 @@ ModelGridMarks ModelDocument::gridMarks() const
 {
     ModelGridMarks marks = m_model ? modelGridMarks(m_model->config) : ModelGridMarks();
     marks.firstTokenAside = gridFirstTokenAside();
+    if (m_model && m_gridLevels && m_computedLayers < m_model->config.layers) {
+        marks.computedLayers = m_computedLayers;
+        marks.stopped = m_stopped;
+    }
     return marks;
 }
 
@@ -107,7 +76,7 @@ void ModelDocument::requestAsideGrid()
         return;
     const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
     const bool causal = m_model->config.causal;
-    const std::vector<int> windows = windowsOf(m_model->config);
+    const std::vector<int> windows = modelWindows(m_model->config);
     using Levels = std::shared_ptr<const ModelGridLevels>;
     m_scheduler->requestJob<Levels>(
         kAsideGridChannel,
@@ -123,134 +92,105 @@ void ModelDocument::requestAsideGrid()
         });
 }
 
-void ModelDocument::startCompute()
+void ModelDocument::startCompute(bool resume)
 {
     m_scheduler->cancel(kLayerChannel); // the run gives the selected layer's view of its own trace
     m_scheduler->cancel(kAsideGridChannel);
-    const bool aside = m_selection->firstTokenAside();
-    const attn::SharedModelParameters model = m_model;
-    const attn::TokenizerPtr tokenizer = m_tokenizer;
-    const QString text = m_text;
-    const std::set<attn::LayerHead> ablated = m_ablated;
-    const int layer = this->layer();
+    ModelRunInput in;
+    in.model = m_model;
+    in.tokenizer = m_tokenizer;
+    in.text = m_text;
+    in.ablated = m_ablated;
+    in.layer = layer();
+    in.firstTokenAside = m_selection->firstTokenAside();
     // The grid's colours now, so the worker colours its tiles too (the grid
     // colours them again itself only if they change meanwhile).
-    ModelGridTiles colours;
-    colours.map = m_selection->colorMap();
-    colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
+    in.colours.map = m_selection->colorMap();
+    in.colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
     // Typing at the end of a GPT-2 text: only the new positions are computed.
-    const std::shared_ptr<const attn::ModelTrace> previous = m_trace;
-    auto job = [model, tokenizer, text, ablated, previous, layer, colours, aside](const attn::CancelFlag &cancel) {
-        auto out = std::make_shared<Computed>();
-        QElapsedTimer timer;
-        timer.start();
-        out->tokens = tokenizer->encode(text);
-        const int limit = model->config.positions;
-        if (int(out->tokens.size()) > limit) {
-            out->notice = QObject::tr("The text has %1 tokens; the model reads at most %2, so only the first %2 are used")
-                              .arg(out->tokens.size()).arg(limit);
-            out->tokens.resize(std::size_t(limit));
-        }
-        out->ablated = ablated;
-        out->layer = layer;
-        if (out->tokens.empty()) {
-            out->error = QObject::tr("the text has no tokens");
-            return out;
-        }
-        const QString unknown = attn::unknownTokenProblem(out->tokens, model->config.vocab);
-        if (!unknown.isEmpty()) {
-            out->error = unknown;
-            return out;
-        }
-        attn::ForwardOptions options;
-        options.ablatedHeads = ablated;
-        const int n = int(out->tokens.size());
-        options.keepScores = attn::traceBytes(model->config, n, true) <= kScoresBudgetBytes;
-        options.maskTokenId = tokenizer->specialIds().mask;
-        options.cancel = &cancel;
-        if (attn::traceBytes(model->config, n, false) > kMaxTraceBytes) {
-            out->error = QObject::tr("%1 tokens need more memory than the window allows").arg(n);
-            return out;
-        }
-        std::vector<int> ids;
-        for (const attn::ModelToken &t : out->tokens)
-            ids.push_back(t.id);
-        try {
-            out->reused = previous ? attn::reusablePrefix(*model, *previous, ids, options) : 0;
-            out->trace = std::make_shared<const attn::ModelTrace>(
-                previous ? attn::extendTrace(*model, *previous, ids, options) : attn::forward(*model, ids, options));
-            attn::stopIfCancelled(options);
-            out->rollout = std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*out->trace));
-            attn::stopIfCancelled(options);
-            const std::vector<int> windows = windowsOf(model->config);
-            out->grid = std::make_shared<const ModelGridLevels>(
-                modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, false, windows));
-            auto tiles = std::make_shared<ModelGridTiles>(colours);
-            tiles->images = colouredTiles(*out->grid, colours.map, QColor::fromRgba(colours.masked));
-            out->gridTiles = std::move(tiles);
-            if (aside)
-                out->asideGrid = std::make_shared<const ModelGridLevels>(
-                    modelGridLevels(*out->trace, model->config.causal, kModelGridMaxSide, true, windows));
-            out->scores = std::make_shared<const HeadScoreTable>(
-                attn::traceHeadScores(*out->trace, ids, std::nullopt, windows));
-            out->layerResult = std::make_shared<const attn::AttentionResult>(
-                attn::layerAttention(*model, out->trace, std::min(layer, model->config.layers - 1)));
-        } catch (const attn::ModelInputError &e) {
-            out->error = QString::fromStdString(e.what());
-        } catch (const std::bad_alloc &) {
-            out->error = QObject::tr("not enough memory to run the model on this text");
-        }
-        out->milliseconds = timer.nsecsElapsed() / 1e6;
-        return out;
-    };
-    m_scheduler->requestJob<std::shared_ptr<Computed>>(kRunChannel, job, this,
-                                                       [this](const std::shared_ptr<Computed> &out) { onComputed(out); });
+    in.previous = m_reusable;
+    if (resume && m_stopped && m_shownRun) {
+        in.resumeFrom = m_shownRun->trace;
+        in.resumeLayers = m_computedLayers;
+    }
+    in.serial = ++m_runSerial;
+    m_runLayersDone = 0;
+    m_layersWaiting.clear();
+    // While layers of a run are shown (going, or stopped), the next run's come as they are done too.
+    m_runShowsLayers = m_layerByLayerTimer->interval() == 0 || (!m_trace && m_computedLayers > 0);
+    if (!m_runShowsLayers)
+        m_layerByLayerTimer->start();
+    using Result = std::shared_ptr<ModelRunResult>;
+    m_scheduler->requestJobWithProgress<Result, ModelLayerDone>(
+        kRunChannel,
+        [in](const attn::CancelFlag &cancel, const std::function<void(ModelLayerDone)> &report) {
+            return runModel(in, cancel, report);
+        },
+        this, [this](const ModelLayerDone &done) { onLayerDone(done); },
+        [this](const Result &out) { onComputed(out); });
+    emit progressChanged();
 }
 
-void ModelDocument::onComputed(const std::shared_ptr<Computed> &out)
+void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
 {
     if (!m_model)
         return;
-    if (!out->trace && m_trace && !out->error.isEmpty()) {
+    m_layerByLayerTimer->stop();
+    m_layersWaiting.clear();
+    const bool partialShown = m_shownRun && m_shownRun == out->run;
+    if (!out->trace && (m_trace || partialShown) && !out->error.isEmpty()) {
         // A text the model cannot read (or run): what was shown stays, with
         // the reason, until a text it can read comes.
         m_runError = out->error;
         auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
         snapshot->error = m_runError;
         m_snapshot = snapshot;
-        if (!out->notice.isEmpty())
-            emit notice(out->notice);
+        if (!out->run->notice.isEmpty())
+            emit notice(out->run->notice);
         emit resultChanged();
+        emit progressChanged();
         return;
     }
     m_runError = out->error;
-    takeBefore(out->tokens, out->ablated);
-    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels});
-    m_tokens = out->tokens;
+    if (!partialShown) // else taken when its first layer was shown
+        takeBefore(out->run->tokens, out->run->ablated);
+    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable});
+    m_tokens = out->run->tokens;
     m_trace = out->trace;
+    m_reusable = out->trace;
+    m_shownRun = out->run;
+    m_layerOutputs = out->outputs;
+    m_computedLayers = out->trace ? m_model->config.layers : 0;
+    m_stopped = false;
     m_rollout = out->rollout;
     m_gridLevels = out->grid;
     m_gridTiles = out->gridTiles;
     m_asideGridLevels = out->asideGrid;
     m_headScores = out->scores;
-    m_traceAblated = out->ablated;
-    m_reusedPositions = out->reused;
+    m_traceAblated = out->run->ablated;
+    m_reusedPositions = out->run->reused;
     if (m_restoreQuery >= 0)
         m_query = std::exchange(m_restoreQuery, -1);
     m_query = std::clamp(m_query, 0, std::max(0, int(m_tokens.size()) - 1));
     // showLayer() takes the time and the error (m_runError) from here: the
     // snapshot holds the layer's inputs, megabytes a copy would cost.
     m_runMilliseconds = out->milliseconds;
-    if (out->layer == layer() || !m_trace)
+    const bool shownAlready = partialShown && m_snapshotLayer == layer() && m_snapshot->result;
+    if (shownAlready) { // the layer's view came with its layer: only its time is new
+        auto snapshot = std::make_shared<AttentionSnapshot>(*m_snapshot);
+        snapshot->milliseconds = m_runMilliseconds;
+        m_snapshot = snapshot;
+    } else if (out->layer == layer() || !m_trace)
         showLayer(layer(), out->layerResult);
     else
         showLayer(m_snapshotLayer, nullptr); // replaced by the selected layer's view below
-    if (!out->notice.isEmpty())
-        emit notice(out->notice);
+    if (!out->run->notice.isEmpty())
+        emit notice(out->run->notice);
     emit tokensChanged();
     emit resultChanged();
     emit queryChanged(m_query);
-    if (m_trace && out->layer != layer())
+    emit progressChanged();
+    if (m_trace && !shownAlready && out->layer != layer())
         requestLayer();
     requestAsideGrid(); // the first token was set aside while the run went on
 }
@@ -269,27 +209,31 @@ void ModelDocument::onSelectionChanged()
 void ModelDocument::requestLayer()
 {
     const int layer = this->layer();
-    if (!m_trace) {
+    const std::shared_ptr<const attn::ModelTrace> trace = shownTrace();
+    if (!trace || layer >= m_computedLayers) {
         m_scheduler->cancel(kLayerChannel);
-        showLayer(layer, nullptr);
+        showLayer(layer, nullptr); // says why: no text, or the layer is not computed (yet)
         emit resultChanged();
         return;
     }
     const attn::SharedModelParameters model = m_model;
-    const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
-    if (layerViewFlops(model->config, int(m_tokens.size())) <= kSyncLayerFlops) {
+    // Kept with its layer for a large model: the view is then copies only.
+    const std::shared_ptr<const attn::RowMatrix<float>> output =
+        std::size_t(layer) < m_layerOutputs.size() ? m_layerOutputs[std::size_t(layer)] : nullptr;
+    if (!layerViewOnWorker(model->config, int(m_tokens.size()), bool(output))) {
         m_scheduler->cancel(kLayerChannel); // an older, larger request must not overwrite this later
-        showLayer(layer, std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer)));
+        showLayer(layer, std::make_shared<const attn::AttentionResult>(
+                             attn::layerAttention(*model, trace, layer, output.get())));
         emit resultChanged();
         return;
     }
     m_scheduler->requestJob<LayerResult>(
         kLayerChannel,
-        [model, trace, layer](const attn::CancelFlag &) {
-            return std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer));
+        [model, trace, layer, output](const attn::CancelFlag &) {
+            return std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer, output.get()));
         },
         this, [this, trace, layer](const LayerResult &result) {
-            if (trace != m_trace || layer != this->layer())
+            if (trace != shownTrace() || layer != this->layer())
                 return; // a newer trace or layer is on its way
             showLayer(layer, result);
             emit resultChanged();
@@ -311,6 +255,6 @@ void ModelDocument::showLayer(int layer, std::shared_ptr<const attn::AttentionRe
     if (!m_runError.isEmpty())
         snapshot->error = m_runError; // the newest text's problem, whichever layer is shown
     else if (m_model && !shown)
-        snapshot->error = isComputing() ? tr("computing…") : tr("type a text for the model to read");
+        snapshot->error = pendingLayerText(layer);
     m_snapshot = snapshot;
 }

@@ -51,8 +51,16 @@ struct ModelDocument::Loaded
 
 ModelDocument::ModelDocument(ViewSelection *selection, ComputeScheduler *scheduler, QObject *parent)
     : QObject(parent), m_snapshot(std::make_shared<AttentionSnapshot>()), m_selection(selection),
-      m_scheduler(scheduler), m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this))
+      m_scheduler(scheduler), m_openWatcher(new QFutureWatcher<std::shared_ptr<Loaded>>(this)),
+      m_layerByLayerTimer(new QTimer(this))
 {
+    m_layerByLayerTimer->setSingleShot(true);
+    m_layerByLayerTimer->setInterval(kLayerByLayerAfterMs);
+    connect(m_layerByLayerTimer, &QTimer::timeout, this, [this] {
+        m_runShowsLayers = true;
+        showLayersDone();
+        emit progressChanged();
+    });
     connect(m_openWatcher, &QFutureWatcherBase::finished, this, &ModelDocument::onOpenFinished);
     connect(m_selection, &ViewSelection::headChanged, this, &ModelDocument::onSelectionChanged);
     // The views show the first token set aside at once; the grid's pictures
@@ -64,8 +72,10 @@ ModelDocument::ModelDocument(ViewSelection *selection, ComputeScheduler *schedul
         requestAsideGrid();
     });
     connect(m_scheduler, &ComputeScheduler::busyChanged, this, [this](const QString &channel) {
-        if (channel.startsWith(QLatin1String("model")))
-            emit busyChanged(m_opening || isComputing());
+        if (!channel.startsWith(QLatin1String("model")))
+            return;
+        emit busyChanged(m_opening || isComputing());
+        emit progressChanged();
     });
 }
 
@@ -132,6 +142,7 @@ void ModelDocument::onOpenFinished()
     m_rollout.reset();
     m_before.reset();
     m_tokens.clear();
+    forgetLayers();
     m_ablated.clear();
     m_traceAblated.clear();
     // Open Model starts on head 0 of layer 0; a session restores its own (clamped to this model).
@@ -206,6 +217,7 @@ void ModelDocument::close()
     m_model.reset();
     m_tokenizer.reset();
     m_trace.reset();
+    forgetLayers();
     m_rollout.reset();
     m_gridLevels.reset();
     m_gridTiles.reset();

@@ -9,6 +9,7 @@
 #include "model/forward.h"
 #include "model/headscores.h"
 #include "modelgridpainter.h"
+#include "modelrun.h"
 #include "session.h"
 #include "snapshot.h"
 #include "viewselection.h"
@@ -16,6 +17,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QTimer>
 #include <memory>
 #include <set>
 #include <vector>
@@ -144,8 +146,32 @@ public:
     // on the worker with it; null without a trace.
     std::shared_ptr<const attn::RowMatrix<double>> rollout() const { return m_rollout; }
 
-    // Traces larger than this keep no scores: the shown layer's are computed from q and k.
-    static constexpr double kScoresBudgetBytes = 512.0 * 1024 * 1024;
+    // A long run shows its layers as they are done. Layers of the shown
+    // result not computed (yet) are drawn as such: the grid's rows, a
+    // layer's views ("not computed yet"), the next token (it waits for the
+    // last layer). trace(), rollout() and the prediction are there only
+    // once every layer is.
+    struct LayerProgress
+    {
+        int done = 0;         // layers of the shown (or coming) result computed, from layer 0
+        int total = 0;        // the model's layers
+        bool running = false; // a run is going and shows its layers as it goes
+        bool stopped = false; // the shown result's run was stopped: layers done ... total-1 were not computed
+    };
+    LayerProgress layerProgress() const;
+    // The layers the shown result has (all of them but while a run goes, or after a stop).
+    int computedLayers() const { return m_computedLayers; }
+    // Stops the run going: the layers done stay shown, the others are drawn
+    // as not computed, and notice() says so (nothing is shown yet: the
+    // result before stays). Typing goes on as ever: a new text runs anew.
+    void stopRun();
+    // After a stop, computes the layers not computed, going on from the last
+    // done (the same text and switched-off heads: nothing done is redone).
+    void computeRest();
+    // A run shows its layers as it goes once it has taken this long; a
+    // faster one shows its whole result at once, as it always did (tests set 0).
+    void setLayerByLayerAfter(int milliseconds);
+    static constexpr int kLayerByLayerAfterMs = 300;
 
 signals:
     void opened();
@@ -159,13 +185,22 @@ signals:
     void busyChanged(bool busy);
     void notice(const QString &text);
     void ablationChanged(); // the set of switched-off heads (its result follows with resultChanged)
+    void progressChanged(); // layerProgress() changed
 
 private:
     struct Loaded;
-    struct Computed;
-    void startCompute();
+    void startCompute(bool resume = false);
     void onOpenFinished();
-    void onComputed(const std::shared_ptr<Computed> &out);
+    void onComputed(const std::shared_ptr<ModelRunResult> &out);
+    // Layer by layer: a layer done, kept until the run has gone on long enough to show it.
+    void onLayerDone(const ModelLayerDone &done);
+    void showLayersDone();
+    // Makes the run's tokens the shown ones, every layer not computed yet.
+    void beginPartial(const std::shared_ptr<const ModelRunStart> &run);
+    // The trace the shown layers come from (partial while computedLayers() < layers).
+    std::shared_ptr<const attn::ModelTrace> shownTrace() const;
+    QString pendingLayerText(int layer) const;
+    void forgetLayers(); // of the model closed or replaced
     // Shows `layer` of the trace: at once when small, else from a worker.
     void requestLayer();
     void cancelRuns();
@@ -203,4 +238,16 @@ private:
 
     QFutureWatcher<std::shared_ptr<Loaded>> *m_openWatcher;
     bool m_opening = false;
+
+    // Layer by layer (modelprogress.cpp).
+    std::shared_ptr<const attn::ModelTrace> m_reusable; // the last whole trace: a new text's run reuses it
+    std::shared_ptr<const ModelRunStart> m_shownRun;    // the run whose layers are shown
+    std::vector<std::shared_ptr<const attn::RowMatrix<float>>> m_layerOutputs; // per shown layer, when kept
+    int m_computedLayers = 0;
+    bool m_stopped = false;
+    int m_runSerial = 0;         // counts runs asked
+    int m_runLayersDone = 0;     // layers the latest run reported
+    bool m_runShowsLayers = false; // the latest run has gone on long enough to show its layers
+    std::vector<ModelLayerDone> m_layersWaiting; // reported before that
+    QTimer *m_layerByLayerTimer;
 };

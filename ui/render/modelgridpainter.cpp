@@ -83,6 +83,11 @@ ModelGridMarks modelGridMarks(const attn::ModelConfig &config)
 QString modelGridCaption(const ModelGridMarks &marks)
 {
     QStringList parts;
+    if (marks.computedLayers >= 0) {
+        const int from = marks.computedLayers;
+        parts << (marks.stopped ? QObject::tr("Striped: layers from L%1 on were not computed (the run was stopped)").arg(from)
+                                : QObject::tr("Striped: layers from L%1 on are not computed yet").arg(from));
+    }
     if (marks.firstTokenAside)
         parts << QObject::tr("First token set aside: each row's other weights renormalised (not the model's weights)");
     int window = 0;
@@ -128,61 +133,68 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
                                 const std::vector<int> &windows)
 {
     ModelGridLevels layers;
-    Eigen::VectorXf rowScale;
     for (const attn::LayerTrace &layer : trace.layers) {
         const std::size_t l = layers.size();
-        // Keys before this in row r are outside its window (none without one).
-        const int window = causal && l < windows.size() ? std::max(0, windows[l]) : 0;
-        const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
-        std::vector<QImage> tiles;
-        for (const attn::RowMatrix<float> &w : layer.weights) {
-            const int n = int(w.rows()), m = int(w.cols());
-            const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
-            QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
-            image.fill(0);
-            // With the first token set aside, row r's weights times its factor
-            // (attn::firstTokenAside) and column 0 drawn as masked.
-            rowScale.setOnes(n);
-            if (firstTokenAside)
-                for (int r = 0; r < n; ++r)
-                    rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
-            const int firstShown = firstTokenAside ? 1 : 0;
-            if (rows == n && cols == m) {
-                // One pixel per weight (the texts a user types): no block to
-                // reduce, and 144 heads of 64 x 64 at every keystroke.
-                for (int r = 0; r < rows; ++r) {
-                    uchar *line = image.scanLine(r);
-                    const float *weights = w.row(r).data();
-                    for (int c = 0; c < cols; ++c)
-                        line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
-                            ? uchar(kGridMasked)
-                            : level(weights[c] * rowScale[r]);
-                }
-                tiles.push_back(image);
-                continue;
-            }
-            for (int r = 0; r < rows; ++r) {
-                uchar *line = image.scanLine(r);
-                const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
-                for (int c = 0; c < cols; ++c) {
-                    // The block's columns some row of it sees: masked when none.
-                    const int c0 = std::max({firstShown, int(qint64(c) * m / cols), firstSeen(r0)});
-                    const int c1 = std::max(int(qint64(c) * m / cols) + 1, int(qint64(c + 1) * m / cols));
-                    if ((causal && c0 > r1 - 1) || c0 >= c1) {
-                        line[c] = uchar(kGridMasked);
-                        continue;
-                    }
-                    float largest = 0;
-                    for (int y = r0; y < r1; ++y)
-                        largest = std::max(largest, w.row(y).segment(c0, c1 - c0).maxCoeff() * rowScale[y]);
-                    line[c] = level(largest);
-                }
-            }
-            tiles.push_back(image);
-        }
-        layers.push_back(std::move(tiles));
+        layers.push_back(modelGridLayerLevels(layer, causal, maxSide, firstTokenAside,
+                                              l < windows.size() ? windows[l] : 0));
     }
     return layers;
+}
+
+std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
+                                         bool firstTokenAside, int layerWindow)
+{
+    Eigen::VectorXf rowScale;
+    // Keys before this in row r are outside its window (none without one).
+    const int window = causal ? std::max(0, layerWindow) : 0;
+    const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
+    std::vector<QImage> tiles;
+    for (const attn::RowMatrix<float> &w : layer.weights) {
+        const int n = int(w.rows()), m = int(w.cols());
+        const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
+        QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
+        image.fill(0);
+        // With the first token set aside, row r's weights times its factor
+        // (attn::firstTokenAside) and column 0 drawn as masked.
+        rowScale.setOnes(n);
+        if (firstTokenAside)
+            for (int r = 0; r < n; ++r)
+                rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
+        const int firstShown = firstTokenAside ? 1 : 0;
+        if (rows == n && cols == m) {
+            // One pixel per weight (the texts a user types): no block to
+            // reduce, and 144 heads of 64 x 64 at every keystroke.
+            for (int r = 0; r < rows; ++r) {
+                uchar *line = image.scanLine(r);
+                const float *weights = w.row(r).data();
+                for (int c = 0; c < cols; ++c)
+                    line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
+                        ? uchar(kGridMasked)
+                        : level(weights[c] * rowScale[r]);
+            }
+            tiles.push_back(image);
+            continue;
+        }
+        for (int r = 0; r < rows; ++r) {
+            uchar *line = image.scanLine(r);
+            const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
+            for (int c = 0; c < cols; ++c) {
+                // The block's columns some row of it sees: masked when none.
+                const int c0 = std::max({firstShown, int(qint64(c) * m / cols), firstSeen(r0)});
+                const int c1 = std::max(int(qint64(c) * m / cols) + 1, int(qint64(c + 1) * m / cols));
+                if ((causal && c0 > r1 - 1) || c0 >= c1) {
+                    line[c] = uchar(kGridMasked);
+                    continue;
+                }
+                float largest = 0;
+                for (int y = r0; y < r1; ++y)
+                    largest = std::max(largest, w.row(y).segment(c0, c1 - c0).maxCoeff() * rowScale[y]);
+                line[c] = level(largest);
+            }
+        }
+        tiles.push_back(image);
+    }
+    return tiles;
 }
 
 ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
@@ -418,6 +430,10 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
     for (int row = 0; row < layers; ++row)
         for (int column = 0; column < heads; ++column) {
             const int h = order[std::size_t(row)][std::size_t(column)];
+            if (tiles[std::size_t(row)].empty()) {
+                paintPendingTile(p, l.tileRect(row, column), palette);
+                continue;
+            }
             if (h >= int(tiles[std::size_t(row)].size()))
                 continue;
             const QRectF tile = l.tileRect(row, column);
@@ -442,6 +458,18 @@ void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::ve
         p.setBrush(Qt::NoBrush);
         p.drawRect(outline.adjusted(-1.5, -1.5, 1.5, 1.5));
     }
+    p.restore();
+}
+
+void paintPendingTile(QPainter &p, const QRectF &tile, const QPalette &palette)
+{
+    p.save();
+    p.fillRect(tile, palette.color(QPalette::Base));
+    QColor lines = palette.color(QPalette::Mid);
+    p.fillRect(tile, QBrush(lines, Qt::BDiagPattern));
+    p.setPen(QPen(lines, 1, Qt::DotLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(tile.adjusted(0.5, 0.5, -0.5, -0.5));
     p.restore();
 }
 

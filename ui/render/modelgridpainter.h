@@ -29,6 +29,10 @@ struct ModelGridMarks
     std::vector<int> windows;
     // The tiles show weights with the first token set aside: the caption says so first.
     bool firstTokenAside = false;
+    // A result still being computed, or stopped: layers from this on are not
+    // computed (their rows have no tiles); -1: every layer is.
+    int computedLayers = -1;
+    bool stopped = false; // the run was stopped (else: computing)
 
     bool grouped(int heads) const { return kvGroup > 1 && kvGroup < heads && heads % kvGroup == 0; }
     bool windowed(int layer) const
@@ -87,6 +91,10 @@ constexpr int kGridLevelTop = 254;
 constexpr int kGridMasked = 255;
 ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide,
                                 bool firstTokenAside = false, const std::vector<int> &windows = {});
+// One layer's row of it (`window`: that layer's, 0 for none), for a window
+// that shows layers as a long pass computes them.
+std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
+                                         bool firstTokenAside = false, int window = 0);
 
 // The levels at most `side` pixels a side: a pixel of a larger thumbnail is
 // the highest level of its block (the largest weight), masked only where
@@ -152,6 +160,9 @@ std::vector<std::vector<int>> modelGridOrder(int layers, int heads, const ModelG
 void paintModelGrid(QPainter &p, const QRectF &bounds, const std::vector<std::vector<QImage>> &tiles, int layer,
                     int head, const QPalette &palette, const std::set<attn::LayerHead> &switchedOff = {},
                     const ModelGridScores *scores = nullptr, const ModelGridMarks *marks = nullptr);
+
+// A tile whose layer is not computed: striped in the palette's mid colour, no weights.
+void paintPendingTile(QPainter &p, const QRectF &tile, const QPalette &palette);
 
 // The mark of a switched-off head over its tile: a veil of the window colour and a cross.
 void paintSwitchedOff(QPainter &p, const QRectF &tile, const QPalette &palette);

@@ -27,6 +27,7 @@ public:
     // The tokens whose probability changed most, largest change first (each with `before`); empty: none shown.
     void setMovers(const std::vector<TokenGuess> &movers);
     void setEmptyText(const QString &text);
+    QString emptyText() const { return m_empty; }
     const std::vector<TokenGuess> &guesses() const { return m_guesses; }
     const std::vector<TokenGuess> &movers() const { return m_movers; }
     QString title() const { return m_title; }

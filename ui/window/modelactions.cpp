@@ -7,6 +7,7 @@
 #include "dockreach.h"
 #include "fileactions.h"
 #include "embeddingeditor.h"
+#include "layerprogressbar.h"
 #include "model/inputedit.h"
 #include "mainwindow.h"
 #include "modeldocument.h"
@@ -74,6 +75,24 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
     connect(m_gridPanel, &ModelGridPanel::headPicked, this, [this](int layer, int head) {
         m_document->selection()->setHead(HeadRef::one(layer, head));
     });
+    // A long run's layers, with Cancel; after a stop, Compute the Rest.
+    m_progress = new LayerProgressBar;
+    m_window->statusBar()->addPermanentWidget(m_progress);
+    connect(m_progress, &LayerProgressBar::cancelRequested, m_model, &ModelDocument::stopRun);
+    connect(m_progress, &LayerProgressBar::restRequested, m_model, &ModelDocument::computeRest);
+    connect(m_model, &ModelDocument::progressChanged, this, &ModelActions::updateProgress);
+    connect(m_model, &ModelDocument::closed, this, &ModelActions::updateProgress);
+}
+
+void ModelActions::updateProgress()
+{
+    const ModelDocument::LayerProgress p = m_model->layerProgress();
+    if (p.running)
+        m_progress->showRunning(p.done, p.total);
+    else if (p.stopped)
+        m_progress->showStopped(p.done, p.total);
+    else
+        m_progress->showNothing();
 }
 
 void ModelActions::addLayerControls(QHBoxLayout *tools)
@@ -407,9 +426,15 @@ void ModelActions::updateGuesses()
     for (const ModelDocument::PredictionChange &c : m_model->biggestMovers(5))
         movers.push_back({c.id, m_model->tokenizer()->idToText(c.id), c.after, c.before});
     m_next->setMovers(movers);
-    m_next->setEmptyText(m_model->config() && !m_model->config()->causal
-                             ? tr("Put [MASK] in the text to see what the model guesses there")
-                             : tr("No prediction yet"));
+    const ModelDocument::LayerProgress progress = m_model->layerProgress();
+    QString empty = m_model->config() && !m_model->config()->causal
+        ? tr("Put [MASK] in the text to see what the model guesses there")
+        : tr("No prediction yet");
+    // The prediction needs the last layer.
+    if (!m_model->tokens().empty() && m_model->computedLayers() < progress.total)
+        empty = progress.stopped ? tr("Not computed: the run was stopped before the last layer")
+                                 : tr("Waiting for the last layer (%1 of %2 done)").arg(m_model->computedLayers()).arg(progress.total);
+    m_next->setEmptyText(empty);
     m_next->setGuesses(m_model->predictionTitle(), guesses);
     m_nextDock->setWindowTitle(m_model->config() && !m_model->config()->causal
                                    ? tr("Masked token") : tr("Next token"));

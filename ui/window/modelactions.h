@@ -14,6 +14,7 @@
 #include <QPointer>
 
 class Document;
+class LayerProgressBar;
 class MainWindow;
 class ModelDocument;
 class ModelGridPanel;
@@ -70,6 +71,7 @@ public:
     QDockWidget *rolloutDock() const { return m_rolloutDock; }
     QDockWidget *compareDock() const { return m_compareDock; }
     NextTokenView *nextTokens() const { return m_next; }
+    LayerProgressBar *layerProgress() const { return m_progress; }
     QComboBox *layerBox() const { return m_layerBox; }
     ModelListDialog *modelList() const { return m_modelList; }
     QString lastError() const { return m_lastError; }
@@ -84,6 +86,7 @@ private:
     void onLayer(int layer);
     void setModelMode(bool on);
     void updateGuesses();
+    void updateProgress(); // the status bar's layers of a long run
     void onAblation();
     void updateHeadBoxMarks();
     void updateRollout();
@@ -101,6 +104,7 @@ private:
     bool m_lessonOpened = false; // its model is open: results are the lesson's own, not the model's before
     ModelGridView *m_grid = nullptr;
     NextTokenView *m_next = nullptr;
+    LayerProgressBar *m_progress = nullptr;
     QDockWidget *m_nextDock = nullptr;
     RolloutView *m_rollout = nullptr;
     QDockWidget *m_rolloutDock = nullptr;
