@@ -380,8 +380,8 @@ void TestCliModel::failures_data()
                                             << "out.gif: unknown file type; use .png, .svg, .pdf, .csv or .json";
     QTest::newRow("export, missing folder") << exportArgs(missing, m_dir.filePath("m.png"))
                                             << missing + ": no such folder";
-    QTest::newRow("bench --repeat 0") << QStringList{"bench", "--model", gpt2, "--repeat", "0"}
-                                      << "--repeat must be a whole number from 1 to 1000";
+    QTest::newRow("bench --repeat 1001") << QStringList{"bench", "--model", gpt2, "--repeat", "1001"}
+                                         << "--repeat must be a whole number from 0 to 1000";
 }
 
 void TestCliModel::failures()
