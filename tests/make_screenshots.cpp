@@ -2,14 +2,17 @@
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 // A second argument --heatmaps-only, --guide-only or --classroom-only stops
-// after those pictures; --modern-block-only and --model-views-only draw only
-// theirs (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family folder).
+// after those pictures; --modern-block-only, --model-views-only and
+// --model-list-only draw only theirs (screenshots_modelviews.h:
+// ATTN_SCREENSHOT_LLAMA names a Llama-family folder; model-list.png lists the
+// fake stores of tests/data/stores).
 // window-presentation-720.png needs a 1280 x 720 screen (the window never
 // grows past its screen, and offscreen's own is 800 x 800):
 //   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
 //       build/release/tests/make_screenshots docs/images --classroom-only
 
 #include "crossattentionpanel.h"
+#include "fakestores.h"
 #include "screenshots_modelviews.h"
 #include "document.h"
 #include "examples.h"
@@ -21,6 +24,8 @@
 #include "mainwindow.h"
 #include "modelactions.h"
 #include "modelgridpanel.h"
+#include "modellistdialog.h"
+#include "modellistmodel.h"
 #include "modeldocument.h"
 #include "presentationactions.h"
 #include "rolloutview.h"
@@ -37,6 +42,7 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QGuiApplication>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPalette>
@@ -44,7 +50,10 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QSortFilterProxyModel>
 #include <QStyleFactory>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cstdio>
 #include <cstdlib>
@@ -248,6 +257,45 @@ void shootGuide(const QDir &out)
 
 } // namespace
 
+// File › Models on This Computer over the fake stores, laid out in a home
+// folder of its own (the user's stores are never shown).
+void shootModelList(const QDir &out)
+{
+    QTemporaryDir home;
+    const QByteArray oldHome = qgetenv("HOME");
+    qputenv("HOME", home.path().toUtf8());
+    for (const char *moved : {"XDG_CACHE_HOME", "HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "OLLAMA_MODELS", "LLAMA_CACHE"})
+        qunsetenv(moved);
+    if (!fakestores::layOutHome(home.path())) {
+        std::fprintf(stderr, "cannot lay out the fake stores in %s\n", qPrintable(home.path()));
+        return;
+    }
+    {
+        Document doc{attn::exampleSession()};
+        MainWindow window{&doc};
+        window.fileActions()->setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.modelActions()->showModelList();
+        ModelListDialog *list = window.modelActions()->modelList();
+        if (!QTest::qWaitFor([&] { return !list->listModel()->isListing(); }, 30000))
+            std::fprintf(stderr, "the model list did not finish\n");
+        list->resize(1280, 600);
+        QApplication::processEvents();
+        // A row chosen: its file (or reason) shows under the list.
+        for (int r = 0; r < list->shownRows()->rowCount(); ++r)
+            if (list->shownRows()->index(r, ModelListModel::Name).data().toString() == QLatin1String("qwen2.5:0.5b"))
+                list->table()->setCurrentIndex(list->shownRows()->index(r, 0));
+        QApplication::processEvents();
+        save(list->grab().toImage(), out.filePath(QStringLiteral("model-list.png")));
+        list->filterEdit()->setText(QStringLiteral("q8_0"));
+        list->resize(1280, 300);
+        QApplication::processEvents();
+        save(list->grab().toImage(), out.filePath(QStringLiteral("model-list-filtered.png")));
+    }
+    qputenv("HOME", oldHome);
+}
+
 int main(int argc, char **argv)
 {
     QStandardPaths::setTestModeEnabled(true); // never read the user's settings
@@ -263,6 +311,10 @@ int main(int argc, char **argv)
     }
     if (only == "--model-views-only") {
         shootModelViews(out);
+        return 0;
+    }
+    if (only == "--model-list-only") {
+        shootModelList(out);
         return 0;
     }
     if (only != "--guide-only")
@@ -471,5 +523,6 @@ int main(int argc, char **argv)
     }
     shootModernBlock(out, examples);
     shootModelViews(out);
+    shootModelList(out);
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -42,6 +43,20 @@ protected:
 
 private:
     QStringList m_words;
+};
+
+// Notes are read from their start (a reason, "also …"); names keep both ends.
+class NotesFromTheStart : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideRight;
+    }
 };
 
 // The path as the user knows it: ~ for the home folder.
@@ -83,6 +98,7 @@ ModelListDialog::ModelListDialog(QWidget *parent) : QDialog(parent)
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAccessibleName(tr("Models"));
+    m_table->setItemDelegateForColumn(ModelListModel::Notes, new NotesFromTheStart(m_table));
 
     m_details = new QLabel;
     m_details->setObjectName(QStringLiteral("modelDetails"));
@@ -138,10 +154,21 @@ void ModelListDialog::onListed()
     for (const QStringList *folders : {&r.huggingFace, &r.ollama, &r.lmStudio, &r.llamaCpp})
         for (const QString &f : *folders)
             looked << shownPath(f);
-    const int count = int(m_model->entries().size());
-    m_status->setText(count == 0 ? tr("No models found. Looked in %1.").arg(looked.join(QStringLiteral(", ")))
-                                 : count == 1 ? tr("1 model") : tr("%1 models").arg(count));
     m_status->setToolTip(tr("Looked in %1").arg(looked.join(QStringLiteral(", "))));
+    updateStatus();
+}
+
+void ModelListDialog::updateStatus()
+{
+    if (m_model->isListing())
+        return;
+    const int count = int(m_model->entries().size()), shown = m_shown->rowCount();
+    if (count == 0)
+        m_status->setText(tr("No models found. %1.").arg(m_status->toolTip()));
+    else if (shown < count)
+        m_status->setText(tr("%1 of %2 models shown").arg(shown).arg(count));
+    else
+        m_status->setText(count == 1 ? tr("1 model") : tr("%1 models").arg(count));
 }
 
 void ModelListDialog::onFilter()
@@ -151,6 +178,7 @@ void ModelListDialog::onFilter()
     if (!m_table->currentIndex().isValid() && m_shown->rowCount() > 0)
         m_table->setCurrentIndex(m_shown->index(0, 0));
     updateCurrent();
+    updateStatus();
 }
 
 void ModelListDialog::updateCurrent()

@@ -46,6 +46,7 @@ private:
     void onListed();
     void onFilter();
     void updateCurrent();
+    void updateStatus(); // how many models, how many shown
 
     ModelListModel *m_model;
     QSortFilterProxyModel *m_shown;

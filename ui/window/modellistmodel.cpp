@@ -5,9 +5,24 @@
 #include <QApplication>
 #include <QLocale>
 #include <QPalette>
+#include <QRegularExpression>
 #include <QStyle>
 #include <QtConcurrent>
 #include <cmath>
+
+namespace {
+
+// A reason without the file or manifest it starts with ("manifest
+// registry.ollama.ai/library/x/latest: ", "/home/…/snapshots/abc: "): the row
+// names the model already, and the whole line is in the tooltip.
+QString withoutItsFile(const QString &problem)
+{
+    static const QRegularExpression named(QStringLiteral("^(manifest )?[^\\s]+: (.+)$"));
+    const QRegularExpressionMatch m = named.match(problem);
+    return m.hasMatch() ? m.captured(2) : problem;
+}
+
+} // namespace
 
 ModelListModel::ModelListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -96,7 +111,7 @@ QString ModelListModel::text(const attn::ModelListEntry &e, int column) const
     case Notes: {
         QStringList notes;
         if (!e.canOpen())
-            notes << e.problem;
+            notes << withoutItsFile(e.problem);
         if (!e.alsoAt.isEmpty())
             notes << tr("also %1").arg(e.alsoAt.join(QStringLiteral(", ")));
         return notes.join(QStringLiteral("; "));
