@@ -369,8 +369,8 @@ void TestCliParse::errors_data()
         << "Unknown option 'each-head'.";
     QTest::newRow("bench --model, --tokens 0") << QStringList{"bench", "--model", "m", "--tokens", "0"}
                                                << "--tokens must be a whole number from 1 to 65536";
-    QTest::newRow("bench --model, --repeat 0") << QStringList{"bench", "--model", "m", "--repeat", "0"}
-                                               << "--repeat must be a whole number from 1 to 1000";
+    QTest::newRow("bench --model, --repeat 1001") << QStringList{"bench", "--model", "m", "--repeat", "1001"}
+                                               << "--repeat must be a whole number from 0 to 1000";
     QTest::newRow("bench --model, session options are not its") << QStringList{"bench", "--model", "m", "--heads", "2"}
                                                                  << "Unknown option 'heads'.";
     QTest::newRow("train zero layers") << QStringList{"train", "--task", "copy", "--layers", "0", "-o", "m"}
