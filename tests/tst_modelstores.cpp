@@ -11,6 +11,7 @@
 // refuses with the words hostile.json gives.
 
 #include "fakestores.h"
+#include "scopedenv.h"
 
 #include "io/modelfolder.h"
 #include "io/modelstores.h"
@@ -24,31 +25,6 @@
 using namespace attn;
 
 namespace {
-
-// Sets (or, with a null value, unsets) an environment variable for one scope.
-class ScopedEnv
-{
-public:
-    ScopedEnv(const char *name, const QByteArray &value) : m_name(name), m_old(qgetenv(name)), m_had(qEnvironmentVariableIsSet(name))
-    {
-        if (value.isNull())
-            qunsetenv(name);
-        else
-            qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (m_had)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_old;
-    bool m_had;
-};
 
 // A fake home folder with no store variable set.
 struct FakeHome

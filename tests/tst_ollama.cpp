@@ -7,6 +7,7 @@
 // the store.
 
 #include "fakestores.h"
+#include "scopedenv.h"
 
 #include "io/modelfolder.h"
 #include "io/ollamastore.h"
@@ -46,30 +47,6 @@ Run runApp(const QStringList &arguments, const QString &ollamaModels)
     return run;
 }
 
-// Sets an environment variable for one scope.
-class ScopedEnv
-{
-public:
-    ScopedEnv(const char *name, const QByteArray &value) : m_name(name), m_old(qgetenv(name)), m_had(qEnvironmentVariableIsSet(name))
-    {
-        if (value.isNull())
-            qunsetenv(name);
-        else
-            qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (m_had)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_old;
-    bool m_had;
-};
 
 } // namespace
 
