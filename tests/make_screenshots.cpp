@@ -2,7 +2,7 @@
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 // A second argument --heatmaps-only or --classroom-only stops after those
-// pictures; --modern-block-only and --model-views-only draw only theirs
+// pictures; --modern-block-only, --model-views-only and --trained-llama-only draw only theirs
 // (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family folder).
 // window-presentation-720.png needs a 1280 x 720 screen (the window never
 // grows past its screen, and offscreen's own is 800 x 800):
@@ -253,6 +253,10 @@ int main(int argc, char **argv)
         shootModelViews(out);
         return 0;
     }
+    if (argc > 2 && QByteArray(argv[2]) == "--trained-llama-only") {
+        shootTrainedLlama(out);
+        return 0;
+    }
     shootHeatmaps(out);
     if (argc > 2 && QByteArray(argv[2]) == "--heatmaps-only")
         return 0;
@@ -410,6 +414,7 @@ int main(int argc, char **argv)
             shoot(window, out.filePath(QStringLiteral("window-pronoun-switched-off.png")));
         }
     }
+    shootTrainedLlama(out);
     if (qEnvironmentVariableIsSet("ATTN_SCREENSHOTS_SKIP_TRAINING"))
         return 0; // the training runs take minutes
     {
