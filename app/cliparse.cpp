@@ -303,6 +303,9 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption tie(QStringLiteral("tie-embeddings"),
                                  QStringLiteral("Logits from the token embedding, no separate lm_head (llama; "
                                                 "GPT-2 always ties)."));
+    const QCommandLineOption everyToken(QStringLiteral("every-token"),
+                                        QStringLiteral("Count every next token in the loss, as a language model "
+                                                       "is trained, not only the task's answers."));
     const QCommandLineOption dModel = valueOption("d-model", "d_model (task default).", "D");
     const QCommandLineOption context = valueOption("context", "Tokens per training sequence (task default).", "N");
     const QCommandLineOption batch = valueOption("batch", "Sequences per step (task default).", "N");
@@ -312,8 +315,8 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
     const QCommandLineOption seed = valueOption("seed", "Random seed (default 1).", "N", QStringLiteral("1"));
     const QCommandLineOption report = valueOption("report-every", "Steps per JSON line (default 100).", "N",
                                                   QStringLiteral("100"));
-    parser.addOptions({task, text, output, family, layers, heads, kvHeads, tie, dModel, context, batch, steps, vocab, lr,
-                       seed, report});
+    parser.addOptions({task, text, output, family, layers, heads, kvHeads, tie, everyToken, dModel, context, batch,
+                       steps, vocab, lr, seed, report});
     if (!parseOrStop(parser, arguments, command))
         return;
     TrainArgs &args = command->train;
@@ -353,6 +356,7 @@ void parseTrain(const QStringList &arguments, CommandLine *command)
         return;
     }
     args.tieEmbeddings = parser.isSet(tie);
+    args.everyToken = parser.isSet(everyToken);
     args.text = parser.value(text);
     if ((args.task == QLatin1String("text")) != !args.text.isEmpty()) {
         command->error = args.text.isEmpty() ? QStringLiteral("--task text needs --text FILE")

@@ -110,6 +110,7 @@ struct TrainArgs
     QString output; // -o DIR
     QString family = QStringLiteral("gpt2"); // --family: gpt2 or llama (checked by the parser)
     bool tieEmbeddings = false;              // --tie-embeddings (llama; GPT-2 always ties)
+    bool everyToken = false;                 // --every-token: the loss counts every next token
     std::optional<int> layers, heads, kvHeads, dModel, context, batch, steps, vocab;
     std::optional<double> learningRate;
     quint64 seed = 1;

@@ -126,7 +126,7 @@ QString usageText()
         "  attention-explorer train --task TASK -o DIR [--family gpt2|llama] [--layers N]\n"
         "                          [--heads N] [--kv-heads N] [--tie-embeddings] [--d-model D]\n"
         "                          [--context N] [--batch N] [--steps N] [--vocab N] [--lr RATE]\n"
-        "                          [--seed N] [--report-every N] [--text FILE]\n"
+        "                          [--seed N] [--report-every N] [--every-token] [--text FILE]\n"
         "  attention-explorer --help | --version\n"
         "\n"
         "Attention Explorer shows self-attention at work: edit each token's embedding,\n"

@@ -61,6 +61,7 @@ int runTrain(const TrainArgs &args)
     s.heads = args.heads.value_or(s.heads);
     s.kvHeads = args.kvHeads.value_or(0);
     s.tiedEmbeddings = args.tieEmbeddings;
+    s.everyToken = args.everyToken;
     s.dModel = args.dModel.value_or(s.dModel);
     s.context = args.context.value_or(s.context);
     s.batch = args.batch.value_or(s.batch);
@@ -94,10 +95,12 @@ int runTrain(const TrainArgs &args)
                               {"lr", r.learningRate}, {"seconds", r.seconds}});
     });
 
-    const QJsonObject training{{"task", args.task},      {"family", args.family},
-                               {"steps", trainer.stepsDone()}, {"batch", s.batch},
-                               {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
-                               {"loss", lastLoss},       {"accuracy", lastAccuracy}};
+    QJsonObject training{{"task", args.task},      {"family", args.family},
+                         {"steps", trainer.stepsDone()}, {"batch", s.batch},
+                         {"learning_rate", s.learningRate}, {"seed", QString::number(s.seed)},
+                         {"loss", lastLoss},       {"accuracy", lastAccuracy}};
+    if (s.everyToken) // only when set: the folders of runs without it stay as they were
+        training.insert(QStringLiteral("every_token"), true);
     const bool saved = attn::saveModelFolder(trainer.model(), trainer.task().symbols(), training, args.output, &error);
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);

@@ -12,12 +12,17 @@
 namespace attn {
 namespace {
 
-const char *const kFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+// A GPT-2 folder's files, and a Llama one's (its tokenizer in tokenizer.json).
+const QStringList kGpt2Files = {QStringLiteral("config.json"), QStringLiteral("model.safetensors"),
+                                QStringLiteral("vocab.json"), QStringLiteral("merges.txt")};
+const QStringList kLlamaFiles = {QStringLiteral("config.json"), QStringLiteral("model.safetensors"),
+                                 QStringLiteral("tokenizer.json"), QStringLiteral("tokenizer_config.json")};
 
 struct Lesson
 {
     QString name, exampleText;
     int query = -1, key = -1;
+    QStringList files = kGpt2Files;
 };
 
 Lesson lessonOf(ShippedLesson lesson)
@@ -26,6 +31,9 @@ Lesson lessonOf(ShippedLesson lesson)
     case ShippedLesson::InductionHeads: return {QStringLiteral("induction"), QStringLiteral("qmEjxBtrkwaDcsqmEjxBtrkwaDcs")};
     case ShippedLesson::Pronouns: // from "it" (token 7) to "box" (token 5)
         return {QStringLiteral("pronoun"), QStringLiteral("The girl passed the red box and it"), 7, 5};
+    case ShippedLesson::LlamaPronouns: // from "it" (token 10) to "lamp" (token 8), after the beginning token 0
+        return {QStringLiteral("pronoun-llama"), QStringLiteral("The small boy found the old red lamp and it"), 10, 8,
+                kLlamaFiles};
     }
     return {};
 }
@@ -34,11 +42,11 @@ QString resourceOf(const Lesson &lesson) { return QStringLiteral(":/attention-ex
 
 // The folder name carries a digest of the embedded files: a new build with a
 // retrained model unpacks next to the old copy instead of mixing with it.
-QString contentDigest(const QString &resource)
+QString contentDigest(const QString &resource, const QStringList &files)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const char *name : kFiles) {
-        QFile f(resource + QLatin1String(name));
+    for (const QString &name : files) {
+        QFile f(resource + name);
         if (!f.open(QIODevice::ReadOnly))
             return {};
         hash.addData(f.readAll());
@@ -52,7 +60,7 @@ std::optional<ShippedModel> shippedModel(ShippedLesson which, QString *error, co
 {
     const Lesson lesson = lessonOf(which);
     const QString resource = resourceOf(lesson);
-    const QString digest = contentDigest(resource);
+    const QString digest = contentDigest(resource, lesson.files);
     if (digest.isEmpty()) {
         *error = QCoreApplication::translate("ShippedModel", "the trained example model is missing from this build");
         return std::nullopt;
@@ -72,10 +80,10 @@ std::optional<ShippedModel> shippedModel(ShippedLesson which, QString *error, co
         *error = QCoreApplication::translate("ShippedModel", "cannot write to %1").arg(QFileInfo(folder).path());
         return std::nullopt;
     }
-    for (const char *name : kFiles) {
-        const QString target = staging.filePath(QLatin1String(name));
+    for (const QString &name : lesson.files) {
+        const QString target = staging.filePath(name);
         QFile::remove(target);
-        if (!QFile::copy(resource + QLatin1String(name), target)) {
+        if (!QFile::copy(resource + name, target)) {
             *error = QCoreApplication::translate("ShippedModel", "cannot write %1").arg(target);
             return std::nullopt;
         }

@@ -1,8 +1,10 @@
 #pragma once
 // The models trained by this program itself that ship inside the binary, so
 // every user has trained models with no download: the induction task's and
-// the pronoun task's. Reproduced by scripts/train_example_model.sh;
-// tests/tst_shippedmodel checks that their heads still do what the lessons say.
+// the pronoun task's with GPT-2's block, and the pronoun task's with the
+// Llama family's. Reproduced by scripts/train_example_model.sh;
+// tests/tst_shippedmodel, tst_shippedpronoun and tst_shippedllama check that
+// their heads still do what the lessons say.
 
 #include <QString>
 #include <optional>
@@ -21,6 +23,9 @@ struct ShippedModel
 enum class ShippedLesson {
     InductionHeads, // induction: a stretch of symbols written twice, the induction head's cue
     Pronouns,       // pronoun: a sentence ending in "it", whose heads find "box"
+    // pronoun-llama: the same task with the Llama block, every word scored;
+    // "it" finds "lamp" through the heads of one key/value group
+    LlamaPronouns,
 };
 
 // Unpacks the embedded model into `cacheRoot` (the user's cache when empty)

@@ -57,6 +57,10 @@ expected=(
   share/attention-explorer/examples/models/pronoun/model.safetensors
   share/attention-explorer/examples/models/pronoun/vocab.json
   share/attention-explorer/examples/models/pronoun/merges.txt
+  share/attention-explorer/examples/models/pronoun-llama/config.json
+  share/attention-explorer/examples/models/pronoun-llama/model.safetensors
+  share/attention-explorer/examples/models/pronoun-llama/tokenizer.json
+  share/attention-explorer/examples/models/pronoun-llama/tokenizer_config.json
   share/doc/attention-explorer/LICENSE
   share/doc/attention-explorer/README.md
 )
@@ -88,7 +92,11 @@ out=$("$prefix/bin/attention-explorer" --version) || fail "--version exited $?"
 "$prefix/bin/attention-explorer" compute "$share/attention-explorer/examples/your-journey.attn.json" -o "$tmp/result.json" \
   || fail "compute on the installed example exited $?"
 grep -q '"attention-explorer-result"' "$tmp/result.json" || fail "compute wrote no result file"
-pass "installed binary: --version and compute"
+# The installed Llama-style model opens where it lies, its beginning token first.
+"$prefix/bin/attention-explorer" compute --model "$share/attention-explorer/examples/models/pronoun-llama" \
+  --text "The man found the lamp and it" -o "$tmp/llama.json" || fail "compute --model on the installed pronoun-llama exited $?"
+grep -q '"<|begin_of_text|>"' "$tmp/llama.json" || fail "compute --model pronoun-llama: no beginning token"
+pass "installed binary: --version, compute and compute --model"
 
 # Desktop entry: valid, and consistent with the binary, icon and MIME type.
 desktop=$share/applications/$id.desktop

@@ -2,10 +2,10 @@
 //   QT_QPA_PLATFORM=offscreen build/release/tests/make_screenshots docs/images
 // Not a test: it is how the pictures in docs/ are made, so they can be redone.
 // A second argument --heatmaps-only, --guide-only or --classroom-only stops
-// after those pictures; --modern-block-only, --model-views-only and
-// --model-list-only draw only theirs (screenshots_modelviews.h:
-// ATTN_SCREENSHOT_LLAMA names a Llama-family folder; model-list.png lists the
-// fake stores of tests/data/stores).
+// after those pictures; --modern-block-only, --model-views-only,
+// --model-list-only and --trained-llama-only draw only theirs
+// (screenshots_modelviews.h: ATTN_SCREENSHOT_LLAMA names a Llama-family
+// folder; model-list.png lists the fake stores of tests/data/stores).
 // window-presentation-720.png needs a 1280 x 720 screen (the window never
 // grows past its screen, and offscreen's own is 800 x 800):
 //   QT_QPA_PLATFORM=offscreen:configfile=tests/data/screen-1280x720.json \
@@ -317,6 +317,10 @@ int main(int argc, char **argv)
         shootModelList(out);
         return 0;
     }
+    if (only == "--trained-llama-only") {
+        shootTrainedLlama(out);
+        return 0;
+    }
     if (only != "--guide-only")
         shootHeatmaps(out);
     if (only != "--heatmaps-only" && only != "--classroom-only")
@@ -477,6 +481,7 @@ int main(int argc, char **argv)
             shoot(window, out.filePath(QStringLiteral("window-pronoun-switched-off.png")));
         }
     }
+    shootTrainedLlama(out);
     if (qEnvironmentVariableIsSet("ATTN_SCREENSHOTS_SKIP_TRAINING"))
         return 0; // the training runs take minutes
     {

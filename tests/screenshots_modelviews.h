@@ -6,3 +6,5 @@
 #include <QDir>
 
 void shootModelViews(const QDir &out);
+// Examples › Trained Model: Pronouns, Llama-Style (screenshots_trainedllama.cpp).
+void shootTrainedLlama(const QDir &out);

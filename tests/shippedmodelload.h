@@ -13,6 +13,6 @@
         QString loadError;                                                                                           \
         (model) = attn::loadModel((folder), &loadError);                                                             \
         QVERIFY2((model), qPrintable(loadError));                                                                    \
-        (tokenizer) = attn::loadTokenizerFromFolder((folder), QStringLiteral("gpt2"), &loadError);                   \
+        (tokenizer) = attn::loadTokenizerFromFolder((folder), (model)->config.modelType, &loadError);                \
         QVERIFY2((tokenizer), qPrintable(loadError));                                                                \
     } while (false)

@@ -81,7 +81,10 @@ QString describe(const CommandLine &c)
                         optional(t.context), optional(t.batch), optional(t.steps))
                + QStringLiteral(" vocab %1 lr %2 seed %3 report %4")
                      .arg(optional(t.vocab), optional(t.learningRate)).arg(t.seed).arg(t.reportEvery)
-               + QStringLiteral(" family %1 kv %2 tie %3").arg(t.family, optional(t.kvHeads)).arg(t.tieEmbeddings);
+               + QStringLiteral(" family %1 kv %2 tie %3 every %4")
+                     .arg(t.family, optional(t.kvHeads))
+                     .arg(t.tieEmbeddings)
+                     .arg(t.everyToken);
     }
     }
     return {};
@@ -209,17 +212,17 @@ void TestCliParse::commands_data()
         << QStringList{"bench", "--model=m", "--tokens", "64", "--repeat", "2"} << "bench --model m tokens 64 repeat 2";
     QTest::newRow("train, task defaults") << QStringList{"train", "--task", "induction", "-o", "m"}
                                           << "train induction text  -o m layers - heads - d - context - batch - "
-                                             "steps - vocab - lr - seed 1 report 100 family gpt2 kv - tie 0";
+                                             "steps - vocab - lr - seed 1 report 100 family gpt2 kv - tie 0 every 0";
     QTest::newRow("train, every option")
         << QStringList{"train", "--task=reverse", "--layers", "3", "--heads", "2", "--d-model", "48", "--context", "20",
                        "--batch", "4", "--steps", "50", "--vocab", "10", "--lr", "0.003", "--seed", "7",
                        "--report-every", "5", "--output", "out", "--family", "llama", "--kv-heads", "1",
-                       "--tie-embeddings"}
+                       "--tie-embeddings", "--every-token"}
         << "train reverse text  -o out layers 3 heads 2 d 48 context 20 batch 4 steps 50 vocab 10 lr 0.003 seed 7 "
-           "report 5 family llama kv 1 tie 1";
+           "report 5 family llama kv 1 tie 1 every 1";
     QTest::newRow("train, text") << QStringList{"train", "--task", "text", "--text", "book.txt", "-o", "m"}
                                  << "train text text book.txt -o m layers - heads - d - context - batch - steps - "
-                                    "vocab - lr - seed 1 report 100 family gpt2 kv - tie 0";
+                                    "vocab - lr - seed 1 report 100 family gpt2 kv - tie 0 every 0";
 }
 
 void TestCliParse::commands()

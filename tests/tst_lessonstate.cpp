@@ -63,6 +63,7 @@ struct LessonFixture : ModelWindowFixture
 
 const QString kPronouns = QStringLiteral("Trained Model: Pronouns");
 const QString kInduction = QStringLiteral("Trained Model: Induction Heads");
+const QString kLlama = QStringLiteral("Trained Model: Pronouns, Llama-Style");
 
 } // namespace
 
@@ -114,6 +115,37 @@ private slots:
         }
         // The Induction model's switched-off head is not undone onto this model.
         QVERIFY(f.doc.undoStack()->canUndo() == false);
+    }
+
+    // The Llama-style lesson opens as its file says over the GPT-2 pronoun
+    // lesson left with a head switched off (discarded when asked): "it" as
+    // the query, each tile the weight from "it" to "lamp" (both heads of key/
+    // value group 0 on it: tst_shippedllama), the grid standing the groups
+    // together, the first token among the chips.
+    void llamaLessonAfterThePronounOne()
+    {
+        LessonFixture f;
+        f.trigger("example-trained-pronoun");
+        QVERIFY(f.opened(kPronouns));
+        f.doc.setAblatedHeads({{0, 1}}, QStringLiteral("Switch head 0:1 off"));
+        QVERIFY(f.idle());
+        f.answer(QMessageBox::Discard);
+        f.trigger("example-trained-llama");
+        QVERIFY(f.opened(kLlama));
+        QTRY_COMPARE(f.panel()->chosenKey(), 8);
+        QCOMPARE(f.window.sentenceEdit()->text(), QStringLiteral("The small boy found the old red lamp and it"));
+        QCOMPARE(f.model()->tokens().front().text, QStringLiteral("<|begin_of_text|>"));
+        QCOMPARE(f.model()->query(), 10); // "it", after the beginning token
+        QCOMPARE(f.panel()->scoreBox()->currentText(), QStringLiteral("From the query to a token"));
+        QCOMPARE(f.panel()->keyBox()->currentText(), QStringLiteral("8 \u201clamp\u201d"));
+        QVERIFY(f.model()->ablatedHeads().empty());
+        QCOMPARE(f.doc.selection()->head(), HeadRef::one(0, 0));
+        QVERIFY(!f.doc.isModified());
+        QCOMPARE(f.model()->config()->kvHeads(), 2);
+        QCOMPARE(f.panel()->grid()->gridLayout().kvGroup, 2); // two query heads to a key/value head
+        for (int h = 0; h < f.model()->config()->heads; ++h)
+            QCOMPARE(f.tile(0, h), f.weight(0, h, 10, 8));
+        QVERIFY(f.tile(0, 0) > 0.7 && f.tile(0, 1) > 0.7);
     }
 
     void aModelOpenedAfterALessonStartsFresh()

@@ -102,6 +102,31 @@ private slots:
         QCOMPARE(task.chance(), 1.0 / 14);
     }
 
+    // Every token counted: the same sentences, drawn by the same calls, and
+    // every target counts but the task's first word (which nothing before it
+    // predicts); with the beginning token first, that word is the target of
+    // the beginning token.
+    void everyTokenCountsTheSameSentences()
+    {
+        const TrainingTask task = pronounTask();
+        for (const bool beginning : {false, true}) {
+            const TrainingTask base = beginning ? task.startingWith(kBeginningOfText) : task;
+            const TrainingTask every = base.countingEveryToken();
+            QVERIFY(every.countsEveryToken() && !base.countsEveryToken());
+            SplitMix64 a(5), b(5);
+            const TrainingBatch plain = base.batch(a, 20, 32), counted = every.batch(b, 20, 32);
+            QCOMPARE(counted.inputs, plain.inputs);
+            QCOMPARE(counted.targets, plain.targets);
+            for (int s = 0; s < counted.sequences; ++s)
+                for (int i = 0; i < counted.length; ++i) {
+                    const std::size_t at = std::size_t(s * counted.length + i);
+                    QCOMPARE(counted.weights[at], beginning && i == 0 ? 0.0f : 1.0f);
+                }
+            QCOMPARE(every.chance(), 1.0 / 58); // a guess among the task's own words
+            QCOMPARE(every.vocab(), base.vocab());
+        }
+    }
+
     void tokenizerGivesBackEveryWord()
     {
         const std::vector<QByteArray> &words = pronoun::vocabulary();

@@ -73,6 +73,7 @@ private slots:
         const attn::SharedModelParameters model = attn::loadModel(dir, &error);
         QVERIFY2(model, qPrintable(error));
         QCOMPARE(model->config.vocab, 9);
+        QVERIFY(!trainingOf(dir).contains("every_token")); // only the runs that asked for it say so
     }
 
     // A Llama-style run from the command line: a llama folder that compute --model opens.
@@ -82,13 +83,17 @@ private slots:
         const QString dir = tmp.filePath(QStringLiteral("llama"));
         QProcess p;
         p.start(QStringLiteral(ATTN_APP_PATH), {"train", "--task", "pronoun", "--family", "llama", "--heads", "4",
-                                                "--kv-heads", "2", "--steps", "30", "--report-every", "10", "-o", dir});
+                                                "--kv-heads", "2", "--every-token", "--steps", "30",
+                                                "--report-every", "10", "-o", dir});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
         QCOMPARE(lines.size(), 4);
         QVERIFY(QJsonDocument::fromJson(lines.last()).object().value("steps_per_second").toDouble() > 0);
+        // Every word counts: chance is a guess among the task's 58 words, not among its 14 verbs.
+        QCOMPARE(QJsonDocument::fromJson(lines.first()).object().value("chance").toDouble(), 1.0 / 58);
         QCOMPARE(trainingOf(dir).value("family").toString(), QStringLiteral("llama"));
+        QCOMPARE(trainingOf(dir).value("every_token").toBool(), true);
         QString error;
         const attn::SharedModelParameters model = attn::loadModel(dir, &error);
         QVERIFY2(model, qPrintable(error));

@@ -32,6 +32,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -435,8 +437,11 @@ private slots:
 
         dialog->kvHeadsBox()->setValue(2);
         dialog->stepsBox()->setValue(40);
+        dialog->everyTokenBox()->setChecked(true); // every word scored: chance among the 58 words
         QVERIFY(dialog->train());
         QVERIFY(!dialog->familyBox()->isEnabled() && !dialog->kvHeadsBox()->isEnabled());
+        QVERIFY(!dialog->everyTokenBox()->isEnabled());
+        QCOMPARE(dialog->session()->chance(), 1.0 / 58);
         QCOMPARE(dialog->session()->exampleTexts().first(), QStringLiteral("<|begin_of_text|>"));
         QVERIFY(finished(*dialog->session()));
         QCoreApplication::processEvents();
@@ -448,6 +453,9 @@ private slots:
         QCOMPARE(model->config.modelType, QStringLiteral("llama"));
         QCOMPARE(model->config.kvHeads(), 2);
         QVERIFY(!model->config.tiedUnembedding);
+        QFile config(folder + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QVERIFY(QJsonDocument::fromJson(config.readAll())["attention_explorer_training"]["every_token"].toBool());
 
         dialog->openButton()->click();
         QVERIFY(QTest::qWaitFor([&] { return doc.model()->isOpen() && !doc.model()->isOpening(); }, 10000));

@@ -77,8 +77,18 @@ TrainingTask TrainingTask::startingWith(const QByteArray &token) const
     return task;
 }
 
+TrainingTask TrainingTask::countingEveryToken() const
+{
+    TrainingTask task = *this;
+    task.m_everyToken = true;
+    return task;
+}
+
 double TrainingTask::chance() const
 {
+    // Every token counted: a uniform guess among the task's own symbols.
+    if (m_everyToken)
+        return 1.0 / double(ownSymbols());
     // Copy, reverse and sort never ask for the separator.
     if (m_kind == TaskKind::Pronoun)
         return 1.0 / double(pronoun::ownVerbCount()); // only the verb after a pronoun counts
@@ -128,6 +138,8 @@ void TrainingTask::fill(SplitMix64 &rng, int length, int *inputs, int *targets, 
     } else {
         fillSequenceTask(rng, own, tokens, tokenCounts);
     }
+    if (m_everyToken) // the same tokens, drawn by the same calls: only what counts changes
+        std::fill(tokenCounts.begin() + 1, tokenCounts.end(), 1.0f);
     if (first)
         sequence[0] = m_beginning;
     std::copy(tokens.begin(), tokens.end(), sequence.begin() + first);

@@ -46,6 +46,15 @@ public:
     // The id every sequence starts with; -1 when none.
     int beginning() const { return m_beginning; }
 
+    // This task with every next token counted, as a language model is
+    // trained, instead of only the task's answers (the verb after a pronoun,
+    // the repeat, the copy): the model must also learn what can be predicted
+    // of the rest, and its heads only help where they find something. The
+    // first of the task's own tokens stays uncounted, as in the text task:
+    // nothing before it says which it is. The sequences are the task's own.
+    TrainingTask countingEveryToken() const;
+    bool countsEveryToken() const { return m_everyToken; }
+
     TaskKind kind() const { return m_kind; }
     int vocab() const { return int(m_symbols.size()); }
     // The text each token id stands for, in bytes (the saved tokenizer's
@@ -73,6 +82,7 @@ private:
     std::vector<QByteArray> m_symbols;
     std::vector<int> m_text; // Text: the whole file as token ids
     int m_beginning = -1;
+    bool m_everyToken = false;
 };
 
 // A uniform integer in [0, n).

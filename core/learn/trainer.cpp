@@ -167,8 +167,17 @@ ModelParameters Trainer::initialModel(const ModelConfig &c, std::uint64_t seed)
     return m;
 }
 
+// The task as the settings train it: with the beginning token of a
+// Llama-style run, every token counted if asked.
+static TrainingTask taskFor(TrainingTask task, const TrainerSettings &settings)
+{
+    if (settings.family == ModelFamily::Llama)
+        task = task.startingWith(kBeginningOfText);
+    return settings.everyToken ? task.countingEveryToken() : task;
+}
+
 Trainer::Trainer(TrainingTask task, const TrainerSettings &settings)
-    : m_task(settings.family == ModelFamily::Llama ? task.startingWith(kBeginningOfText) : std::move(task)),
+    : m_task(taskFor(std::move(task), settings)),
       m_settings(settings), m_optimiser(configFor(settings, m_task.vocab()), settings.adamw),
       m_data(settings.seed ^ 0x5DEECE66Dull)
 {

@@ -38,6 +38,9 @@ struct TrainerSettings
     // Llama 3 8B checkpoints are: a word's vector going in and the vector that
     // predicts it coming out are free to differ. GPT-2 always ties.
     bool tiedEmbeddings = false;
+    // Count every next token in the loss and the accuracy, as a language
+    // model is trained, not only the task's answers (TrainingTask::countingEveryToken).
+    bool everyToken = false;
     int dModel = 64;
     int context = 64;       // tokens per training sequence (the model's n_positions)
     int batch = 8;          // sequences per step

@@ -126,6 +126,11 @@ QWidget *TrainingDialog::buildControls()
     m_dModel = spin(tr("&d_model:"), 4, 1024, tr("Width of every token's vector"));
     m_context = spin(tr("&Context:"), 2, 1024, tr("Tokens per training sequence (the model's positions)"));
     m_steps = spin(tr("&Steps:"), 1, 1000000, tr("Optimiser steps; Stop ends the run early"));
+    m_everyToken = new QCheckBox(tr("Score e&very next token"));
+    m_everyToken->setToolTip(tr("Count every next token in the loss and the accuracy, as a language model is "
+                                "trained, not only the task's answers: the model learns what it can of the "
+                                "rest too, and its heads have to keep out of the way where they find nothing"));
+    form->addRow(QString(), m_everyToken);
     m_dModel->setSingleStep(8);
     m_steps->setSingleStep(100);
     column->addWidget(sizeBox);

@@ -49,6 +49,7 @@ public:
     QSpinBox *headsBox() const { return m_heads; }
     QSpinBox *kvHeadsBox() const { return m_kvHeads; }
     QCheckBox *tieBox() const { return m_tie; }
+    QCheckBox *everyTokenBox() const { return m_everyToken; }
     QSpinBox *dModelBox() const { return m_dModel; }
     QSpinBox *contextBox() const { return m_context; }
     QSpinBox *stepsBox() const { return m_steps; }
@@ -93,6 +94,7 @@ private:
     QSpinBox *m_layers = nullptr, *m_heads = nullptr, *m_dModel = nullptr, *m_context = nullptr, *m_steps = nullptr;
     QSpinBox *m_kvHeads = nullptr;
     QCheckBox *m_tie = nullptr;
+    QCheckBox *m_everyToken = nullptr;
     QPushButton *m_train = nullptr, *m_pause = nullptr, *m_resume = nullptr, *m_stop = nullptr;
     QPushButton *m_save = nullptr, *m_open = nullptr;
     QLabel *m_status = nullptr, *m_progress = nullptr, *m_sliderLabel = nullptr;

@@ -36,6 +36,7 @@ void TrainingDialog::updateFamilyControls()
     const bool idle = m_task->isEnabled();
     m_kvHeads->setEnabled(llama && idle);
     m_tie->setEnabled(llama && idle);
+    m_everyToken->setEnabled(idle);
 }
 
 bool TrainingDialog::train()
@@ -52,6 +53,7 @@ bool TrainingDialog::train()
         s.kvHeads = m_kvHeads->value();
         s.tiedEmbeddings = m_tie->isChecked();
     }
+    s.everyToken = m_everyToken->isChecked();
     s.dModel = m_dModel->value();
     s.context = m_context->value();
     s.steps = m_steps->value();

@@ -247,14 +247,16 @@ bool TrainingSession::save(const QString &dir, QString *error) const
     }
     QDir().mkpath(QFileInfo(dir).absolutePath());
     const attn::TrainingReport last = m_reports.empty() ? attn::TrainingReport{} : m_reports.back();
-    const QJsonObject training{{"task", attn::TrainingTask::name(m_kind)},
-                               {"family", attn::modelFamilyName(m_settings.family)},
-                               {"steps", last.step},
-                               {"batch", m_settings.batch},
-                               {"learning_rate", m_settings.learningRate},
-                               {"seed", QString::number(m_settings.seed)},
-                               {"loss", last.loss},
-                               {"accuracy", last.accuracy}};
+    QJsonObject training{{"task", attn::TrainingTask::name(m_kind)},
+                         {"family", attn::modelFamilyName(m_settings.family)},
+                         {"steps", last.step},
+                         {"batch", m_settings.batch},
+                         {"learning_rate", m_settings.learningRate},
+                         {"seed", QString::number(m_settings.seed)},
+                         {"loss", last.loss},
+                         {"accuracy", last.accuracy}};
+    if (m_settings.everyToken)
+        training.insert(QStringLiteral("every_token"), true);
     const QString bad = attn::checkOutputFolder(dir);
     if (!bad.isEmpty()) {
         *error = bad;

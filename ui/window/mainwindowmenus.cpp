@@ -71,6 +71,13 @@ void MainWindow::buildMenus()
                       tr("A two-layer model this program trained on short sentences that end with a pronoun and "
                          "a verb only its noun does: heads in layer 0 link \u201cit\u201d to the thing and "
                          "\u201che\u201d or \u201cshe\u201d to the person"));
+    addTrainedExample(examples, attn::ShippedLesson::LlamaPronouns, tr("Trained Model: Pronouns, &Llama-Style"),
+                      QStringLiteral("example-trained-llama"),
+                      tr("The pronoun sentences learned by the modern block (RMSNorm, rotary positions, SwiGLU, "
+                         "four query heads sharing two key/value heads), every word scored: the two heads of one "
+                         "key/value group link \u201cit\u201d to the thing, the other group\u2019s link "
+                         "\u201che\u201d or \u201cshe\u201d to the person, and layer 1\u2019s heads park their "
+                         "attention on the beginning token where they have nothing to fetch"));
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
