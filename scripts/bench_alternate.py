@@ -11,7 +11,8 @@ the other in each round (ABBA order from one round to the next, so neither
 always runs first), and what is compared is the ratio within each round.
 Each command must print one JSON line (the last line of its output that
 parses) holding the --field asked for (default median_ms); a figure not
-in the JSON is reported missing.
+in the JSON is reported missing. llama-bench's JSON lines (-o jsonl) are
+read too: median_ms and min_ms come from its samples_ns.
 
 Prints a line of JSON per run (name, round, the fields, the 1-minute load
 before it), then a Markdown table: each round's figures and the ratio of
@@ -43,6 +44,10 @@ def run(command):
             break
         except ValueError:
             continue
+    if result is not None and "samples_ns" in result and "median_ms" not in result:
+        # llama-bench -o jsonl: its repetitions in nanoseconds.
+        result["median_ms"] = statistics.median(result["samples_ns"]) / 1e6
+        result["min_ms"] = min(result["samples_ns"]) / 1e6
     if done.returncode != 0 or result is None:
         sys.stderr.write(f"{command}: exit {done.returncode}\n{done.stderr[-2000:]}\n")
         return None, wall
