@@ -81,5 +81,6 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
 } // namespace
 
 #include "model/attentionkernelbody.h"
+#include "model/densekernelbody.h"
 
 } // namespace attn::kernels::portable

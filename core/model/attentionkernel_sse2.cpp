@@ -87,5 +87,6 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
 } // namespace
 
 #include "model/attentionkernelbody.h"
+#include "model/densekernelbody.h"
 
 } // namespace attn::kernels::sse2

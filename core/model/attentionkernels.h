@@ -1,9 +1,9 @@
 #pragma once
 // The two small matrix products of blockwise attention (scores of a block of
-// query rows, and their weights times V), compiled once per instruction set
-// and chosen when the program runs: packaged builds target plain x86-64, but
-// most processors they meet can do four or eight times the work per
-// instruction with AVX2 or AVX-512.
+// query rows, and their weights times V), and the product of a dense layer,
+// compiled once per instruction set and chosen when the program runs:
+// packaged builds target plain x86-64, but most processors they meet can do
+// four or eight times the work per instruction with AVX2 or AVX-512.
 //
 // Every output element is one fixed sequence of multiply-adds over its inner
 // dimension, whatever the row's place in its block or the block's size, so a
@@ -61,6 +61,14 @@ struct AttentionKernels
     // weights the same bits as softmax's.
     void (*softmaxWithExtras)(const float *in, float *out, long visible, float scale, float *max, float *inverseSum,
                               const RowExtras &extras);
+    // y[r * ldy + j] = (accumulate ? y[r * ldy + j] : 0) + the sum over
+    // k < depth of x[r * ldx + k] * element (k, j) of `packed`, for r < rows
+    // and j < cols; `packed` holds panels of panelWidth columns as scores()
+    // reads its keys (element (k, c) of panel t at packed[(t * depth + k) *
+    // panelWidth + c], zero past the last column). A dense layer over a
+    // depth in pieces adds piece after piece (model/denseops.cpp).
+    void (*denseProduct)(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y,
+                         long ldy, bool accumulate);
     // In place: values[c] becomes the largest of the `width` values from c
     // on, for c <= count - width (later ones are left undefined): the
     // largest of a thumbnail cell's keys is then at most two reads.

@@ -1,6 +1,14 @@
 #include "model/denseops.h"
 
+#include "blasruntime.h"
+#include "model/attentionkernels.h"
+#include "twothreads.h"
+
+#include <QByteArray>
+#include <QtGlobal>
 #include <algorithm>
+#include <atomic>
+#include <optional>
 #include <vector>
 
 namespace attn {
@@ -8,6 +16,47 @@ namespace {
 
 using Index = Eigen::Index;
 using Band = Eigen::Map<const RowMatrix<float>>;
+
+// Rows of x from which the program's own product is used (when it is, see
+// ownProductsWanted): packing a panel of the weight costs about what a few
+// rows' products over it do, so fewer rows go to OpenBLAS, which is also
+// the better at products of one row (the extension of a trace).
+constexpr Index kOwnProductRows = 128;
+// The weight's depth (its input features) is taken in pieces this deep, so
+// a packed panel (512 x 64 floats, 128 KiB with AVX-512) stays in the
+// second-level cache while every row passes over it.
+constexpr Index kPieceDepth = 512;
+
+std::optional<bool> &ownProductsChosen()
+{
+    static std::optional<bool> chosen;
+    return chosen;
+}
+
+// OpenBLAS picks its kernels for the processor, but may pick narrower ones
+// than the processor runs: the environment may name them
+// (OPENBLAS_CORETYPE=Haswell on an AVX-512 machine), or OpenBLAS may not know
+// the processor. There the program's own AVX-512 product runs the dense
+// layers at about twice OpenBLAS's AVX2 speed (docs: Performance). Where
+// OpenBLAS runs its own AVX-512 kernels, they are kept. The environment
+// variable ATTN_DENSE_PRODUCTS (own or openblas) decides instead, for
+// comparisons.
+bool ownProductsWanted()
+{
+    if (const std::optional<bool> chosen = ownProductsChosen())
+        return *chosen;
+    static const bool wanted = [] {
+        const QByteArray asked = qgetenv("ATTN_DENSE_PRODUCTS");
+        if (asked == "own")
+            return true;
+        if (asked == "openblas")
+            return false;
+        const std::string core = blasCoreName();
+        const bool blasWide = core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids";
+        return std::string(kernels::activeAttentionKernels().name) == "avx512" && !blasWide;
+    }();
+    return wanted;
+}
 
 // About 16 MB of floats a band: large enough that BLAS runs at full speed,
 // small enough that an 8B model's 14336 x 4096 MLP never exists as floats.
@@ -22,7 +71,109 @@ float *bandBuffer(Index floats)
     return buffer.data();
 }
 
+// Items 0 ... count-1 handed to whichever of the two threads is free.
+template<typename Work>
+void shareItems(Index count, Work work)
+{
+    std::atomic<Index> next{0};
+    const auto run = [&] {
+        for (Index i = next++; i < count; i = next++)
+            work(i);
+    };
+    if (count > 1)
+        runBoth(run, run);
+    else
+        run();
+}
+
+// Element (k, c) of the panel: `rows` rows of `source` (stride ld) for
+// transposed weights, whose rows are output features; else `cols` columns.
+// The panel is depth x width, zero past `count` columns.
+void packTransposed(const float *source, Index ld, Index count, Index depth, Index width, float *panel)
+{
+    for (Index k = 0; k < depth; ++k) {
+        float *to = panel + k * width;
+        for (Index c = 0; c < count; ++c)
+            to[c] = source[c * ld + k];
+        std::fill(to + count, to + width, 0.0f);
+    }
+}
+
+void packRows(const float *source, Index ld, Index count, Index depth, Index width, float *panel)
+{
+    for (Index k = 0; k < depth; ++k) {
+        std::copy_n(source + k * ld, count, panel + k * width);
+        std::fill(panel + k * width + count, panel + (k + 1) * width, 0.0f);
+    }
+}
+
+// y = x * W (or x * Wᵀ) by the program's own kernel, on both threads: a
+// panel of the weight's columns (output features) at a time, in pieces of
+// its depth added one after the other. Each output is then one fixed
+// sequence of multiply-adds, whichever thread and however many rows.
+void ownProduct(const MatrixIn<float> &x, const DenseParameters &p, RowMatrix<float> &y)
+{
+    const kernels::AttentionKernels &k = kernels::activeAttentionKernels();
+    const WeightMatrix &w = p.weight;
+    const Index rows = x.rows(), inputs = p.inputs(), outputs = p.outputs(), width = k.panelWidth;
+    const Index panels = (outputs + width - 1) / width;
+    const auto multiply = [&](Index k0, Index depth, const float *panel, Index t, Index count) {
+        k.denseProduct(x.data() + k0, long(x.outerStride()), long(rows), panel, long(depth), long(count),
+                       y.data() + t * width, long(y.outerStride()), k0 > 0);
+    };
+    if (p.transposed) {
+        // Rows of W are output features: a panel is `width` of its rows,
+        // converted first when stored in another type.
+        shareItems(panels, [&](Index t) {
+            thread_local std::vector<float> rowsAsFloat, panel;
+            const Index count = std::min(width, outputs - t * width);
+            const float *source = w.isStored() ? nullptr : w.data() + t * width * w.outerStride();
+            Index ld = w.isStored() ? inputs : w.outerStride();
+            if (w.isStored()) {
+                rowsAsFloat.resize(std::size_t(width * inputs));
+                w.toFloat(t * width, count, rowsAsFloat.data());
+                source = rowsAsFloat.data();
+            }
+            panel.resize(std::size_t(kPieceDepth * width));
+            for (Index k0 = 0; k0 < inputs; k0 += kPieceDepth) {
+                const Index depth = std::min(kPieceDepth, inputs - k0);
+                packTransposed(source + k0, ld, count, depth, width, panel.data());
+                multiply(k0, depth, panel.data(), t, count);
+            }
+        });
+        return;
+    }
+    // Rows of W are input features: a piece of them at a time, converted
+    // first (on both threads) when stored in another type.
+    std::vector<float> band;
+    for (Index k0 = 0; k0 < inputs; k0 += kPieceDepth) {
+        const Index depth = std::min(kPieceDepth, inputs - k0);
+        const float *source = w.isStored() ? nullptr : w.data() + k0 * w.outerStride();
+        Index ld = w.outerStride();
+        if (w.isStored()) {
+            band.resize(std::size_t(depth * outputs));
+            const Index half = depth / 2;
+            runBoth([&] { w.toFloat(k0, half, band.data()); },
+                    [&] { w.toFloat(k0 + half, depth - half, band.data() + half * outputs); });
+            source = band.data();
+            ld = outputs;
+        }
+        shareItems(panels, [&](Index t) {
+            thread_local std::vector<float> panel;
+            const Index count = std::min(width, outputs - t * width);
+            panel.resize(std::size_t(kPieceDepth * width));
+            packRows(source + t * width, ld, count, depth, width, panel.data());
+            multiply(k0, depth, panel.data(), t, count);
+        });
+    }
+}
+
 } // namespace
+
+void useOwnDenseProducts(std::optional<bool> own)
+{
+    ownProductsChosen() = own;
+}
 
 Index bandRows(Index cols)
 {
@@ -33,7 +184,9 @@ RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p)
 {
     const WeightMatrix &w = p.weight;
     RowMatrix<float> y(x.rows(), p.outputs());
-    if (!w.isStored()) {
+    if (x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted()) {
+        ownProduct(x, p, y);
+    } else if (!w.isStored()) {
         if (p.transposed)
             y.noalias() = x * w.transpose();
         else

@@ -6,6 +6,8 @@
 
 #include "model/modelparameters.h"
 
+#include <optional>
+
 namespace attn {
 
 // y = x * W + b, or x * Wᵀ + b for a transposed (nn.Linear) weight; no bias when p.bias is empty.
@@ -16,6 +18,13 @@ RowVector<float> weightRow(const WeightMatrix &w, Eigen::Index row);
 
 // h * Wᵀ for W [vocab, d_model]: the logits of one position (tied or separate unembedding).
 RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w);
+
+// Whether dense() multiplies with the program's own kernel
+// (model/attentionkernels.h, denseProduct) instead of OpenBLAS, for inputs
+// of 128 rows or more: true, false, or (nullopt) as the program decides,
+// which is where OpenBLAS runs narrower kernels than the processor can
+// (model/denseops.cpp). For tests and benchmarks; not while a pass runs.
+void useOwnDenseProducts(std::optional<bool> own);
 
 // How many rows of `cols` floats one band converts at a time.
 Eigen::Index bandRows(Eigen::Index cols);

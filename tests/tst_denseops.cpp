@@ -1,0 +1,191 @@
+// Dense layers (model/denseops.h) by the program's own kernel, for every
+// instruction set this processor runs, against a plain loop written here:
+// each output the sum over the depth, in order, of one multiply-add a term
+// (fused where the set fuses them), which is the order the kernel promises
+// whatever the rows, panels and pieces of depth. So the comparison is bit for
+// bit; OpenBLAS (the other way dense() multiplies) sums in another order and
+// would fail it. Weights as models hold them: [in, out] and transposed
+// [out, in], mapped with rows further apart than their width (GPT-2's c_attn
+// views), owned, and stored in another type (converted when used), with
+// sizes that are not whole panels (64 columns with AVX-512) or pieces of depth
+// (512), and a bias.
+
+#include "model/attentionkernels.h"
+#include "model/denseops.h"
+
+#include <QTest>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+
+using namespace attn;
+
+namespace {
+
+RowMatrix<float> randomMatrix(Eigen::Index rows, Eigen::Index cols, unsigned seed)
+{
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    RowMatrix<float> m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        m.data()[i] = uniform(gen);
+    return m;
+}
+
+// A weight kept in its own (here: float) storage and converted rows at a time, as F16, BF16 and GGUF weights are.
+class FloatRows final : public StoredRows
+{
+public:
+    explicit FloatRows(RowMatrix<float> values) : StoredRows(values.rows(), values.cols()), m_values(std::move(values)) {}
+    void toFloat(Eigen::Index first, Eigen::Index count, float *out) const override
+    {
+        std::memcpy(out, m_values.data() + first * cols(), std::size_t(count * cols()) * sizeof(float));
+    }
+    QString typeName() const override { return QStringLiteral("test"); }
+
+private:
+    RowMatrix<float> m_values;
+};
+
+// y(r, j) = bias(j) + the sum over k, in order, of x(r, k) * W(k, j) (W(j, k) when transposed).
+RowMatrix<float> plainProduct(const RowMatrix<float> &x, const RowMatrix<float> &w, const RowVector<float> &bias,
+                              bool transposed, bool fused)
+{
+    const Eigen::Index outputs = transposed ? w.rows() : w.cols();
+    RowMatrix<float> y(x.rows(), outputs);
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+        for (Eigen::Index j = 0; j < outputs; ++j) {
+            float sum = 0.0f;
+            for (Eigen::Index k = 0; k < x.cols(); ++k) {
+                const float weight = transposed ? w(j, k) : w(k, j);
+                if (fused) {
+                    sum = std::fma(x(r, k), weight, sum);
+                } else {
+                    const float term = x(r, k) * weight; // two roundings: SSE2 has no fused multiply-add
+                    sum = sum + term;
+                }
+            }
+            y(r, j) = bias.size() > 0 ? sum + bias[j] : sum;
+        }
+    return y;
+}
+
+enum class Storage { Owned, MappedStrided, Stored };
+
+// The weight `values` held as `storage` says (mapped: inside a wider block, as c_attn's q | k | v).
+WeightMatrix weightOf(const RowMatrix<float> &values, Storage storage, std::shared_ptr<RowMatrix<float>> &keep)
+{
+    switch (storage) {
+    case Storage::Owned:
+        return values;
+    case Storage::MappedStrided: {
+        keep = std::make_shared<RowMatrix<float>>(randomMatrix(values.rows(), values.cols() + 24, 99));
+        keep->leftCols(values.cols()) = values;
+        return WeightMatrix::mapped(keep->data(), values.rows(), values.cols(), keep->cols(), keep);
+    }
+    case Storage::Stored:
+        break;
+    }
+    return WeightMatrix::stored(std::make_shared<FloatRows>(values));
+}
+
+} // namespace
+
+class TestDenseOps : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void cleanup()
+    {
+        useOwnDenseProducts(std::nullopt);
+        kernels::useAttentionKernels(nullptr);
+    }
+
+    void ownProductBitForBit_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("inputs");
+        QTest::addColumn<int>("outputs");
+        QTest::addColumn<bool>("transposed");
+        QTest::addColumn<int>("storage");
+        QTest::addColumn<bool>("bias");
+        const struct
+        {
+            const char *name;
+            int rows, inputs, outputs;
+            bool transposed;
+            Storage storage;
+            bool bias;
+        } cases[] = {
+            {"nn.Linear owned, two pieces of depth, part panel", 131, 600, 70, true, Storage::Owned, true},
+            {"nn.Linear mapped with a stride", 128, 96, 200, true, Storage::MappedStrided, false},
+            {"nn.Linear stored, three pieces", 140, 1100, 65, true, Storage::Stored, true},
+            {"Conv1D owned, two pieces", 129, 513, 130, false, Storage::Owned, true},
+            {"Conv1D mapped with a stride (c_attn's q)", 150, 80, 64, false, Storage::MappedStrided, true},
+            {"Conv1D stored, odd everything", 133, 517, 33, false, Storage::Stored, false},
+            {"one output", 128, 40, 1, true, Storage::Owned, false},
+        };
+        for (const auto &c : cases)
+            QTest::newRow(c.name) << c.rows << c.inputs << c.outputs << c.transposed << int(c.storage) << c.bias;
+    }
+
+    void ownProductBitForBit()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, inputs);
+        QFETCH(int, outputs);
+        QFETCH(bool, transposed);
+        QFETCH(int, storage);
+        QFETCH(bool, bias);
+        const RowMatrix<float> x = randomMatrix(rows, inputs, 1);
+        const RowMatrix<float> w = transposed ? randomMatrix(outputs, inputs, 2) : randomMatrix(inputs, outputs, 2);
+        const RowVector<float> b = bias ? RowVector<float>(randomMatrix(1, outputs, 3)) : RowVector<float>();
+        std::shared_ptr<RowMatrix<float>> keep;
+        DenseParameters p;
+        p.weight = weightOf(w, Storage(storage), keep);
+        p.transposed = transposed;
+        if (bias)
+            p.bias = b;
+        QCOMPARE(p.inputs(), Eigen::Index(inputs));
+        QCOMPARE(p.outputs(), Eigen::Index(outputs));
+
+        useOwnDenseProducts(true);
+        int sets = 0;
+        for (const auto *const *set = kernels::runnableAttentionKernels(); *set; ++set, ++sets) {
+            kernels::useAttentionKernels(*set);
+            const bool fused = QByteArray((*set)->name) != "sse2";
+            const RowMatrix<float> expected = plainProduct(x, w, b, transposed, fused);
+            const RowMatrix<float> y = dense(x, p);
+            QCOMPARE(y.rows(), expected.rows());
+            QCOMPARE(y.cols(), expected.cols());
+            for (Eigen::Index r = 0; r < y.rows(); ++r)
+                for (Eigen::Index j = 0; j < y.cols(); ++j)
+                    if (std::memcmp(&y(r, j), &expected(r, j), sizeof(float)) != 0)
+                        QFAIL(qPrintable(QStringLiteral("%1: (%2, %3) is %4, expected %5")
+                                             .arg(QLatin1String((*set)->name)).arg(r).arg(j)
+                                             .arg(double(y(r, j)), 0, 'g', 9).arg(double(expected(r, j)), 0, 'g', 9)));
+        }
+        QVERIFY(sets >= 1);
+    }
+
+    // Both ways agree with the exact product to float's rounding.
+    void ownAndBlasAgree()
+    {
+        const RowMatrix<float> x = randomMatrix(200, 700, 4), w = randomMatrix(90, 700, 5);
+        DenseParameters p;
+        p.weight = w;
+        p.transposed = true;
+        useOwnDenseProducts(true);
+        const RowMatrix<float> own = dense(x, p);
+        useOwnDenseProducts(false);
+        const RowMatrix<float> blas = dense(x, p);
+        const RowMatrix<double> exact = x.cast<double>() * w.cast<double>().transpose();
+        QVERIFY((own.cast<double>() - exact).cwiseAbs().maxCoeff() < 1e-4);
+        QVERIFY((blas.cast<double>() - exact).cwiseAbs().maxCoeff() < 1e-4);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDenseOps)
+#include "tst_denseops.moc"
