@@ -86,9 +86,23 @@ void shareItems(Index count, Work work)
         run();
 }
 
-// Element (k, c) of the panel: `rows` rows of `source` (stride ld) for
-// transposed weights, whose rows are output features; else `cols` columns.
-// The panel is depth x width, zero past `count` columns.
+// Rows [first, first + count) of a stored weight as floats, converted on
+// both threads when there are many: converting is most of the work of a
+// pass over a few rows (typing a word) with BF16 or quantised weights.
+void convertRows(const WeightMatrix &w, Index first, Index count, float *out)
+{
+    if (count < 2 || count * w.colCount() < (Index(1) << 16)) {
+        w.toFloat(first, count, out);
+        return;
+    }
+    const Index half = count / 2;
+    runBoth([&] { w.toFloat(first, half, out); },
+            [&] { w.toFloat(first + half, count - half, out + half * w.colCount()); });
+}
+
+// A panel of `depth` x `width` floats, element (k, c) at [k * width + c],
+// zero past `count` columns, from a transposed weight's rows (its output
+// features: `count` rows of `source`, ld apart) ...
 void packTransposed(const float *source, Index ld, Index count, Index depth, Index width, float *panel)
 {
     for (Index k = 0; k < depth; ++k) {
@@ -99,6 +113,7 @@ void packTransposed(const float *source, Index ld, Index count, Index depth, Ind
     }
 }
 
+// ... or from a weight stored [in, out]: `depth` rows of `source`, ld apart, `count` columns of each.
 void packRows(const float *source, Index ld, Index count, Index depth, Index width, float *panel)
 {
     for (Index k = 0; k < depth; ++k) {
@@ -152,9 +167,7 @@ void ownProduct(const MatrixIn<float> &x, const DenseParameters &p, RowMatrix<fl
         Index ld = w.outerStride();
         if (w.isStored()) {
             band.resize(std::size_t(depth * outputs));
-            const Index half = depth / 2;
-            runBoth([&] { w.toFloat(k0, half, band.data()); },
-                    [&] { w.toFloat(k0 + half, depth - half, band.data() + half * outputs); });
+            convertRows(w, k0, depth, band.data());
             source = band.data();
             ld = outputs;
         }
@@ -198,7 +211,7 @@ RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p)
             y.setZero();
         for (Index r0 = 0; r0 < rows; r0 += step) {
             const Index count = std::min(step, rows - r0);
-            w.toFloat(r0, count, buffer);
+            convertRows(w, r0, count, buffer);
             const Band band(buffer, count, cols);
             if (p.transposed) // output features r0 ... r0 + count
                 y.middleCols(r0, count).noalias() = x * band.transpose();
@@ -229,7 +242,7 @@ RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w)
     float *buffer = bandBuffer(std::min(rows, step) * cols);
     for (Index r0 = 0; r0 < rows; r0 += step) {
         const Index count = std::min(step, rows - r0);
-        w.toFloat(r0, count, buffer);
+        convertRows(w, r0, count, buffer);
         logits.segment(r0, count).noalias() = h * Band(buffer, count, cols).transpose();
     }
     return logits;
