@@ -8,97 +8,15 @@
 // folder saveModelFolder writes today from the same weights must hold the
 // layout the reference checked and give the same numbers.
 
-#include "io/safetensorsfile.h"
+#include "hfreference.h"
+
 #include "learn/modelwriter.h"
 #include "learn/tasks.h"
-#include "model/forward.h"
-#include "model/modelloader.h"
-#include "tokenizers/tokenizerloader.h"
 
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTemporaryDir>
-#include <QTest>
-#include <cmath>
-#include <limits>
 
 using namespace attn;
-
-namespace {
-
-const QString kRepository = QStringLiteral(ATTN_TEST_DATA "/../..");
-constexpr double kTolerance = 1e-5;
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QJsonObject jsonObject(const QString &path) { return QJsonDocument::fromJson(readAll(path)).object(); }
-
-// The largest |a - b| over a reference list and this program's row.
-double maxDifference(const QJsonArray &expected, const RowVector<float> &actual)
-{
-    if (expected.size() != actual.size())
-        return std::numeric_limits<double>::infinity();
-    double worst = 0;
-    for (qsizetype i = 0; i < expected.size(); ++i)
-        worst = std::max(worst, std::abs(expected[i].toDouble() - double(actual[Eigen::Index(i)])));
-    return worst;
-}
-
-// Every text of the reference's `model` through this program's reading of `folder`.
-void compareWithReference(const QJsonObject &model, const QString &folder)
-{
-    QString error;
-    const SharedModelParameters parameters = loadModel(folder, &error);
-    QVERIFY2(parameters, qPrintable(error));
-    const TokenizerPtr tokenizer = loadTokenizerFromFolder(folder, QStringLiteral("gpt2"), &error);
-    QVERIFY2(tokenizer, qPrintable(error));
-    const QJsonArray texts = model.value(QLatin1String("texts")).toArray();
-    QVERIFY(texts.size() >= 2);
-    for (const QJsonValue &value : texts) {
-        const QJsonObject text = value.toObject();
-        const QString sentence = text.value(QLatin1String("text")).toString();
-        const std::vector<int> ids = tokenizer->encodeIds(sentence);
-        std::vector<int> expectedIds;
-        for (const QJsonValue &id : text.value(QLatin1String("ids")).toArray())
-            expectedIds.push_back(id.toInt());
-        QVERIFY2(ids == expectedIds, qPrintable(sentence));
-
-        const ModelTrace trace = forward(*parameters, ids);
-        const QJsonArray layers = text.value(QLatin1String("last_row_weights")).toArray();
-        QCOMPARE(qsizetype(trace.layers.size()), layers.size());
-        const Eigen::Index last = Eigen::Index(ids.size()) - 1;
-        for (qsizetype l = 0; l < layers.size(); ++l) {
-            const QJsonArray heads = layers[l].toArray();
-            QCOMPARE(qsizetype(trace.layers[l].weights.size()), heads.size());
-            for (qsizetype h = 0; h < heads.size(); ++h) {
-                const RowVector<float> row = trace.layers[l].weights[h].row(last);
-                const double d = maxDifference(heads[h].toArray(), row);
-                QVERIFY2(d <= kTolerance, qPrintable(QStringLiteral("%1: layer %2 head %3: %4").arg(sentence).arg(l).arg(h).arg(d)));
-            }
-        }
-        QVERIFY(trace.nextToken);
-        const RowVector<float> &p = trace.nextToken->probabilities;
-        const double d = maxDifference(text.value(QLatin1String("next_token_probabilities")).toArray(), p);
-        QVERIFY2(d <= kTolerance, qPrintable(QStringLiteral("%1: next token: %2").arg(sentence).arg(d)));
-        const QJsonArray top = text.value(QLatin1String("next_token_top10")).toArray();
-        QCOMPARE(top.size(), 10);
-        for (const QJsonValue &entry : top) {
-            const int id = entry[QLatin1String("id")].toInt();
-            QVERIFY(id >= 0 && id < p.size());
-            QVERIFY(std::abs(entry[QLatin1String("probability")].toDouble() - double(p[id])) <= kTolerance);
-        }
-        QCOMPARE(topPredictions(p, 1).front().first, top[0][QLatin1String("id")].toInt());
-        QCOMPARE(tokenizer->idToText(top[0][QLatin1String("id")].toInt()), top[0][QLatin1String("token")].toString());
-    }
-}
-
-} // namespace
+using namespace hfreference;
 
 class TestHfLayout : public QObject
 {
@@ -149,21 +67,9 @@ private slots:
                          == readAll(shipped + QLatin1Char('/') + QLatin1String(file)),
                      file);
 
-        const std::optional<SafetensorsFile> weights = SafetensorsFile::open(fresh + QStringLiteral("/model.safetensors"), &error);
-        QVERIFY2(weights, qPrintable(error));
-        QCOMPARE(weights->metadata().value(QStringLiteral("format")), QStringLiteral("pt"));
-        const QJsonObject expected = model.value(QLatin1String("tensors")).toObject();
-        QCOMPARE(qsizetype(weights->tensors().size()), expected.size());
-        for (const TensorInfo &tensor : weights->tensors()) {
-            QVERIFY2(expected.contains(tensor.name), qPrintable(tensor.name));
-            const QJsonArray dtypeShape = expected.value(tensor.name).toArray();
-            QCOMPARE(dtypeShape[0].toString(), QStringLiteral("F32"));
-            QVERIFY(tensor.dtype == Dtype::F32);
-            const QJsonArray shape = dtypeShape[1].toArray();
-            QCOMPARE(qsizetype(tensor.shape.size()), shape.size());
-            for (qsizetype i = 0; i < shape.size(); ++i)
-                QCOMPARE(tensor.shape[std::size_t(i)], qint64(shape[i].toInt()));
-        }
+        compareTensorLayout(model, fresh);
+        if (QTest::currentTestFailed())
+            return;
 
         QJsonObject freshConfig = jsonObject(fresh + QStringLiteral("/config.json"));
         const QJsonObject checked = model.value(QLatin1String("config")).toObject();

@@ -26,7 +26,8 @@ program's tokenizer and forward pass.
 
 Run: /usr/bin/python3 tests/data/learn/hf_reference.py
      /usr/bin/python3 tests/data/learn/hf_reference.py --check DIR [TEXT ...]
-     (any model folder, e.g. one `attention-explorer train` just wrote; writes nothing)
+     (any model folder, e.g. one `attention-explorer train` just wrote; writes nothing;
+     a folder whose config.json says model_type llama is checked by hf_llama_reference.py)
 """
 
 import json
@@ -203,7 +204,6 @@ def expected_tensors(config):
 
 def check_tensors(tensors, config, problems, notes):
     """The weights by unprefixed name, as from_pretrained would load them."""
-    expected = expected_tensors(config)
     prefixed = [n for n in tensors if n.startswith("transformer.")]
     strip = len(prefixed) > 0
     if strip and len(prefixed) != len([n for n in tensors if n != "lm_head.weight"]):
@@ -212,10 +212,19 @@ def check_tensors(tensors, config, problems, notes):
     # Buffers and the tied head: _keys_to_ignore_on_load_missing (older
     # releases) or non-persistent buffers and _tied_weights_keys (newer): no warning.
     ignorable = {"lm_head.weight"} | {f"h.{i}.attn.{b}" for i in range(config["n_layer"]) for b in ("bias", "masked_bias")}
+    return check_layout(tensors, names, expected_tensors(config), ignorable, "GPT2LMHeadModel", problems, notes)
+
+
+def check_layout(tensors, names, expected, ignorable, model_class, problems, notes):
+    """What from_pretrained makes of the archive's tensors: `names` maps the
+    name the model class knows to the stored one; `expected` is the class's
+    state dict (name -> shape), `ignorable` what it loads without a warning
+    though it is not in it (tied weights, buffers). Returns the weights by
+    the class's names, and their dtypes and shapes."""
     for name in sorted(set(expected) - set(names)):
         problems.append(f"model.safetensors: no {name}: transformers warns it is newly initialized (random)")
     for name in sorted(set(names) - set(expected) - ignorable):
-        problems.append(f"model.safetensors: {name} is not a GPT2LMHeadModel weight: "
+        problems.append(f"model.safetensors: {name} is not a {model_class} weight: "
                         "transformers warns \"Some weights of the model checkpoint ... were not used\"")
     for name in sorted(set(names) & ignorable):
         notes.append(f"model.safetensors: {name} present, ignored (tied or a buffer)")
@@ -225,7 +234,7 @@ def check_tensors(tensors, config, problems, notes):
             continue
         dtype, array = tensors[names[name]]
         if list(array.shape) != shape:
-            problems.append(f"model.safetensors: {name} is {list(array.shape)}, GPT2LMHeadModel expects {shape}"
+            problems.append(f"model.safetensors: {name} is {list(array.shape)}, {model_class} expects {shape}"
                             " (\"size mismatch\" error)")
         elif dtype not in ("F32", "F16", "BF16", "F64"):
             problems.append(f"model.safetensors: {name} is {dtype}, not a floating-point type")
@@ -422,6 +431,9 @@ def reference_of(name, texts, folder=None):
 
 def check_folder(folder, texts):
     """--check DIR [TEXT ...]: what transformers would make of another folder; writes nothing."""
+    if json.load(open(os.path.join(folder, "config.json"), encoding="utf-8")).get("model_type") == "llama":
+        import hf_llama_reference  # a Llama-style folder, as LlamaForCausalLM reads it
+        return hf_llama_reference.check_folder(folder, texts)
     ref = reference_of(os.path.basename(os.path.normpath(folder)), texts, folder)
     for line in ref["notes"]:
         print(f"note: {line}")
