@@ -431,9 +431,13 @@ def reference_of(name, texts, folder=None):
 
 def check_folder(folder, texts):
     """--check DIR [TEXT ...]: what transformers would make of another folder; writes nothing."""
-    if json.load(open(os.path.join(folder, "config.json"), encoding="utf-8")).get("model_type") == "llama":
+    model_type = json.load(open(os.path.join(folder, "config.json"), encoding="utf-8")).get("model_type")
+    if model_type == "llama":
         import hf_llama_reference  # a Llama-style folder, as LlamaForCausalLM reads it
         return hf_llama_reference.check_folder(folder, texts)
+    if model_type != "gpt2":
+        print(f"PROBLEM: config.json: model_type {model_type!r}: these scripts check gpt2 and llama folders")
+        return 1
     ref = reference_of(os.path.basename(os.path.normpath(folder)), texts, folder)
     for line in ref["notes"]:
         print(f"note: {line}")
