@@ -9,6 +9,7 @@
 // tst_ggufopen.
 
 #include "io/gguffile.h"
+#include "io/ggufsource.h"
 #include "model/forward.h"
 #include "model/modelloader.h"
 #include "modelfixtures.h"
@@ -152,6 +153,39 @@ private slots:
         QCOMPARE(model->blocks[0].query.weight.storedRows()->typeName(), QStringLiteral("Q4_K"));
         QCOMPARE(model->blocks[1].mlpOut.weight.storedRows()->typeName(), QStringLiteral("Q6_K"));
         QCOMPARE(model->format(), QStringLiteral("gguf-Q4_K"));
+    }
+
+    // A quantised tensor is not dequantised when the model is opened (an 8B
+    // file would be converted whole once): GgufSource hands it over as
+    // stored, and a block that is not finite is found when the pass converts
+    // it, with one line naming the tensor. (A file this small is also checked
+    // whole before its tensors are read: hostileFilesRefused.)
+    void quantisedTensorsAreCheckedWhenUsed()
+    {
+        QString error;
+        const std::optional<GgufFile> file = GgufFile::open(ggufDir() + QStringLiteral("hostile/scale-inf.gguf"), &error);
+        QVERIFY2(file, qPrintable(error));
+        const QString name = QStringLiteral("blk.0.ffn_up.weight");
+        const GgufTensor *t = file->findTensor(name);
+        QVERIFY(t);
+        QCOMPARE(t->dims.size(), std::size_t(2));
+        const GgufSource source(*file, false, 1, 1, 2);
+        WeightMatrix w;
+        try {
+            w = source.matrix(name, t->dims[1], t->dims[0]);
+        } catch (const ModelLoadError &e) {
+            QFAIL(qPrintable(QStringLiteral("dequantised at open: ") + e.message));
+        }
+        QVERIFY(w.isStored());
+        std::vector<float> rows(std::size_t(w.rowCount() * w.colCount()));
+        QString thrown;
+        try {
+            w.toFloat(0, w.rowCount(), rows.data());
+        } catch (const ModelInputError &e) {
+            thrown = QString::fromStdString(e.what());
+        }
+        QVERIFY2(thrown.contains(name) && thrown.contains(QStringLiteral("not finite")), qPrintable(thrown));
+        QVERIFY(!thrown.contains(QLatin1Char('\n')));
     }
 
     // Each hostile file is refused with one line that starts with its name

@@ -101,8 +101,11 @@ WeightMatrix GgufSource::matrix(const QString &name, Eigen::Index rows, Eigen::I
                                              .arg(quotedForMessage(name)).arg(rows).arg(heads).arg(m_headDim))};
     const bool aligned = reinterpret_cast<quintptr>(m_file.data(*t)) % alignof(float) == 0;
     auto stored = std::make_shared<GgufRows>(m_file, *t, heads > 0 ? m_headDim : 0);
-    // Small tensors are checked whole now, large ones a band at a time as they are used.
-    constexpr qint64 kCheckedAtOpen = 64 << 20;
+    // F32 is used where it lies, so it is checked now. Other types are not
+    // dequantised here: a file small enough is checked whole before its
+    // tensors are read (modelloader), and a larger one a band at a time as
+    // the pass uses it (GgufRows::toFloat), so opening an 8B file does not
+    // dequantise all of it once.
     if (t->type == GgmlType::F32 && heads == 0 && aligned) {
         const float *values = reinterpret_cast<const float *>(m_file.data(*t));
         for (qint64 i = 0; i < t->elements; ++i)
@@ -110,14 +113,6 @@ WeightMatrix GgufSource::matrix(const QString &name, Eigen::Index rows, Eigen::I
                 throw ModelLoadError{m_file.fail(QStringLiteral("tensor %1: element %2 is not finite")
                                                      .arg(quotedForMessage(name)).arg(i))};
         return WeightMatrix::mapped(values, rows, cols, cols, m_file.storage());
-    }
-    if (t->bytes <= kCheckedAtOpen) {
-        RowMatrix<float> check(rows, cols);
-        try {
-            stored->toFloat(0, rows, check.data());
-        } catch (const ModelInputError &e) {
-            throw ModelLoadError{QString::fromStdString(e.what())};
-        }
     }
     return WeightMatrix::stored(std::move(stored));
 }
