@@ -58,8 +58,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace {
-
 void shoot(MainWindow &window, const QString &path)
 {
     window.resize(1280, 800);
@@ -70,6 +68,8 @@ void shoot(MainWindow &window, const QString &path)
     else
         std::printf("%s\n", qPrintable(path));
 }
+
+namespace {
 
 void raiseDock(MainWindow &window, QWidget *content)
 {

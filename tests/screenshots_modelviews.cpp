@@ -33,14 +33,6 @@ void save(const QImage &image, const QString &path)
         std::printf("%s\n", qPrintable(path));
 }
 
-void shoot(MainWindow &window, const QString &path)
-{
-    window.resize(1280, 800);
-    window.show();
-    QApplication::processEvents();
-    save(window.grab().toImage(), path);
-}
-
 void raiseDock(MainWindow &window, QWidget *content)
 {
     for (QDockWidget *dock : window.findChildren<QDockWidget *>())

@@ -5,6 +5,11 @@
 
 #include <QDir>
 
+class MainWindow;
+
+// The window at 1280 x 800, saved to `path` (its path printed, or why not).
+void shoot(MainWindow &window, const QString &path);
+
 void shootModelViews(const QDir &out);
 // Examples › Trained Model: Pronouns, Llama-Style (screenshots_trainedllama.cpp).
 void shootTrainedLlama(const QDir &out);

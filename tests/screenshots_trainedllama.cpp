@@ -17,21 +17,6 @@
 #include <QTest>
 #include <cstdio>
 
-namespace {
-
-void shootWindow(MainWindow &window, const QString &path)
-{
-    window.resize(1280, 800);
-    window.show();
-    QApplication::processEvents();
-    if (!window.grab().save(path))
-        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
-    else
-        std::printf("%s\n", qPrintable(path));
-}
-
-} // namespace
-
 void shootTrainedLlama(const QDir &out)
 {
     Document doc;
@@ -57,10 +42,10 @@ void shootTrainedLlama(const QDir &out)
             window.resizeDocks({dock}, {440}, Qt::Horizontal);
         }
     QTest::qWait(200);
-    shootWindow(window, out.filePath(QStringLiteral("window-trained-llama.png")));
+    shoot(window, out.filePath(QStringLiteral("window-trained-llama.png")));
     // Layer 1's head 3 in the heatmap, the grid scored by the first token's share.
     doc.selection()->setHead(HeadRef::one(1, 3));
     panel->scoreBox()->setCurrentIndex(panel->scoreBox()->findText(QStringLiteral("First token")));
     QTest::qWait(200);
-    shootWindow(window, out.filePath(QStringLiteral("window-trained-llama-sink.png")));
+    shoot(window, out.filePath(QStringLiteral("window-trained-llama-sink.png")));
 }
