@@ -11,6 +11,7 @@
 #include "io/ggmltypes.h"
 #include "io/gguffile.h"
 #include "io/modelfolder.h"
+#include "sanitized.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -51,6 +52,18 @@ Run runApp(const QStringList &arguments, int addressSpaceKiB = 0)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+#if ATTN_UNDER_ASAN
+    // AddressSanitizer reserves terabytes of address space for its shadow, so
+    // no ulimit -v can hold it; its allocator enforces the same bound instead:
+    // any one allocation above the limit, or a resident size above it, aborts.
+    if (addressSpaceKiB > 0) {
+        const int mib = addressSpaceKiB / 1024;
+        env.insert(QStringLiteral("ASAN_OPTIONS"),
+                   env.value(QStringLiteral("ASAN_OPTIONS"))
+                       + QStringLiteral(":max_allocation_size_mb=%1:hard_rss_limit_mb=%1").arg(mib));
+        addressSpaceKiB = 0;
+    }
+#endif
     QProcess p;
     p.setProcessEnvironment(env);
     if (addressSpaceKiB > 0)
