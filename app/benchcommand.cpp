@@ -1,8 +1,8 @@
 #include "benchcommand.h"
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "benchtiming.h"
-#include "blasruntime.h"
+#include "runtime/blasruntime.h"
 #include "benchviews.h"
 #include "commandline.h"
 

@@ -2,7 +2,7 @@
 
 #include "benchcommand.h"
 #include "benchtiming.h"
-#include "blasruntime.h"
+#include "runtime/blasruntime.h"
 #include "document.h"
 #include "mainwindow.h"
 #include "modeldocument.h"

@@ -3,7 +3,7 @@
 // and the sizes every JSON line starts with.
 
 #include "cliparse.h"
-#include "prng.h"
+#include "runtime/prng.h"
 
 #include <Eigen/Dense>
 #include <QElapsedTimer>

@@ -2,8 +2,8 @@
 
 #include "benchtiming.h"
 #include "document.h"
-#include "embedding.h"
-#include "examples.h"
+#include "session/embedding.h"
+#include "lessons/examples.h"
 #include "heatmappainter.h"
 #include "mainwindow.h"
 

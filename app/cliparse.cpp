@@ -2,7 +2,7 @@
 
 #include "cliparseoptions.h"
 
-#include "attention.h"
+#include "attention/attention.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>

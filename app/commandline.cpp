@@ -9,8 +9,8 @@
 
 #include "exporter.h"
 #include "exportseries.h"
-#include "resultio.h"
-#include "sessionio.h"
+#include "formats/resultio.h"
+#include "session/sessionio.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #include "autosaver.h"
-#include "blasruntime.h"
+#include "runtime/blasruntime.h"
 #include "cliparse.h"
 #include "commandline.h"
 #include "fileactions.h"
-#include "freedmemory.h"
+#include "runtime/freedmemory.h"
 #include "io/appfolders.h"
 #include "document.h"
 #include "mainwindow.h"
@@ -50,7 +50,7 @@ void quietStartupHandler(QtMsgType type, const QMessageLogContext &context, cons
 // OpenBLAS reads its settings when it loads, before main(), so the program
 // names what it wants and starts again, once: from then on both are set.
 // - It may have chosen its slowest kernels on a processor newer than it
-//   (see core/blasruntime.h): name the right family.
+//   (see core/runtime/blasruntime.h): name the right family.
 // - After each parallel call its threads spin, yielding, for some 2^28
 //   processor cycles (a tenth of a second) before they sleep. On two cores
 //   that spinning competes with the program's own two threads and with the

@@ -5,10 +5,10 @@
 #include "benchcommand.h"
 #include "benchtiming.h"
 #include "benchviews.h"
-#include "blasruntime.h"
+#include "runtime/blasruntime.h"
 #include "commandline.h"
 #include "io/modelfolder.h"
-#include "jsonformat.h"
+#include "formats/jsonformat.h"
 #include "model/forward.h"
 #include "model/families/family.h"
 #include "model/headscores.h"
@@ -17,7 +17,7 @@
 #include "model/modelloader.h"
 #include "model/modelresult.h"
 #include "model/openmodel.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QFile>

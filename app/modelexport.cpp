@@ -10,8 +10,8 @@
 #include "exporter.h"
 #include "headref.h"
 #include "model/layerview.h"
-#include "notation.h"
-#include "sessionio.h"
+#include "lessons/notation.h"
+#include "session/sessionio.h"
 
 #include <QFileInfo>
 #include <QTextStream>

@@ -4,7 +4,7 @@
 // only the forward ops.
 
 #include "learn/trainingpass.h"
-#include "prng.h"
+#include "runtime/prng.h"
 #include "model/modeltypes.h"
 
 #include <QString>

@@ -15,7 +15,7 @@
 #include "fakestores.h"
 #include "screenshots_modelviews.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "exportactions.h"
 #include "fileactions.h"
 #include "guidewindow.h"

@@ -9,8 +9,8 @@
 #include "sanitized.h"
 #include "mainwindow.h"
 #include "model/forward.h"
-#include "prng.h"
-#include "session.h"
+#include "runtime/prng.h"
+#include "session/session.h"
 
 #include <QObject>
 #include <QString>

@@ -13,7 +13,7 @@
 #include "modelgridpainter.h"
 #include "modelgridview.h"
 #include "nexttokenview.h"
-#include "notation.h"
+#include "lessons/notation.h"
 #include "optionspanel.h"
 #include "tokenchips.h"
 

@@ -3,7 +3,7 @@
 // what every window test that opens a model starts from.
 
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "mainwindow.h"
 #include "modelactions.h"

@@ -6,9 +6,9 @@
 #include "document.h"
 #include "embeddingeditor.h"
 #include "mainwindow.h"
-#include "prng.h"
+#include "runtime/prng.h"
 #include "sanitized.h"
-#include "session.h"
+#include "session/session.h"
 #include "snapshot.h"
 
 #include <QObject>

@@ -8,7 +8,7 @@
 #include "headsgridview.h"
 #include "heatmapview.h"
 #include "optionspanel.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 #include "tokenchips.h"
 
 #include <QCheckBox>

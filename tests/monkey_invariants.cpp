@@ -1,7 +1,7 @@
 // tst_monkey's invariants, checked after every action: the numbers are sound
 // and every view shows the document's current state.
 
-#include "notation.h"
+#include "lessons/notation.h"
 #include "monkey.h"
 
 #include "barchartview.h"

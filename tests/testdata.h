@@ -2,8 +2,8 @@
 // Inputs several tests build alike: random matrices from a fixed seed, and a
 // session large enough for the window to compute it in single precision.
 
-#include "prng.h"
-#include "session.h"
+#include "runtime/prng.h"
+#include "session/session.h"
 
 #include <Eigen/Dense>
 #include <cmath>

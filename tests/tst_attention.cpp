@@ -2,7 +2,7 @@
 // from tests/data/handworked.py (numpy, written apart from the engine): re-run
 // it with /usr/bin/python3 and paste the printed literals when a case changes.
 
-#include "attention.h"
+#include "attention/attention.h"
 
 #include <QTest>
 #include <cmath>

@@ -2,8 +2,8 @@
 // rows sum to 1, masked weights are exactly 0, permutation equivariance,
 // scaling, scores = Q K^T, and output shapes.
 
-#include "attention.h"
-#include "prng.h"
+#include "attention/attention.h"
+#include "runtime/prng.h"
 #include "testdata.h"
 
 #include <QTest>

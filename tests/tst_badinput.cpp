@@ -9,8 +9,8 @@
 #include "badinput.h"
 #include "fileactions.h"
 #include "mainwindow.h"
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // `attention-explorer bench`, run as a separate process: it runs on small
 // sizes, reports what it measured, and uses OpenBLAS's best kernels.
 
-#include "attention.h"
-#include "blasruntime.h"
+#include "attention/attention.h"
+#include "runtime/blasruntime.h"
 #include "headlessrun.h"
 
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // The command line, run as a separate process with no display at all.
 
-#include "resultio.h"
-#include "session.h"
-#include "sessionio.h"
+#include "formats/resultio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 #include "testdata.h"
 
 #include <QFile>

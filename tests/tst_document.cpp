@@ -1,7 +1,7 @@
 #include "document.h"
-#include "embedding.h"
-#include "passthread.h"
-#include "session.h"
+#include "session/embedding.h"
+#include "runtime/passthread.h"
+#include "session/session.h"
 
 #include <QSignalSpy>
 #include <QTest>

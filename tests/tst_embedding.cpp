@@ -1,7 +1,7 @@
 // Default embeddings (golden values), and keeping edited rows when the
 // sentence or d_model changes.
 
-#include "embedding.h"
+#include "session/embedding.h"
 
 #include <QTest>
 #include <cmath>

@@ -1,9 +1,9 @@
 // Practice exercises and the demo variants behind "mistakes made visible" and
 // cross-attention: answers checked right, numbers from the core.
 #include "document.h"
-#include "exercises.h"
-#include "lessons.h"
-#include "notation.h"
+#include "lessons/exercises.h"
+#include "lessons/lessons.h"
+#include "lessons/notation.h"
 
 #include <QTest>
 #include <set>

@@ -1,7 +1,7 @@
 // `attention-explorer export`, run as a separate process with no display at all.
 
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,8 +5,8 @@
 
 #include "model/firsttokenaside.h"
 
-#include "prng.h"
-#include "session.h"
+#include "runtime/prng.h"
+#include "session/session.h"
 
 #include <QTest>
 #include <cmath>

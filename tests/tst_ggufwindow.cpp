@@ -10,7 +10,7 @@
 
 #include "io/fileidentity.h"
 #include "modelfiledialog.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 
 #include <QApplication>
 #include <QMimeData>

@@ -4,7 +4,7 @@
 // system's browser instead of the guide.
 
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "guidewindow.h"
 #include "helpdialogs.h"
 #include "mainwindow.h"

@@ -7,7 +7,7 @@
 #include "exporter.h"
 #include "exportheads.h"
 #include "headsgridview.h"
-#include "embedding.h"
+#include "session/embedding.h"
 #include "heatmappainter.h"
 #include "paintedby.h"
 #include "testdata.h"

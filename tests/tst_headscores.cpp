@@ -5,7 +5,7 @@
 
 #include "model/headscores.h"
 
-#include "prng.h"
+#include "runtime/prng.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -6,7 +6,7 @@
 // the pooling, written here apart from the code under test, of its matrix.
 // Several sizes, with and without the causal mask, and cross-attention.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "byhand.h"
 
 #include <QTest>

@@ -9,7 +9,7 @@
 #include "headsgridview.h"
 #include "heatmappainter.h"
 #include "paintedby.h"
-#include "session.h"
+#include "session/session.h"
 #include "snapshot.h"
 
 #include <QImage>

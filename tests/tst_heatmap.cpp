@@ -2,7 +2,7 @@
 // the widgets' interaction (clicks, keys, tooltips, the heads grid).
 #include "colordistance.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "headsgridview.h"
 #include "heatmaplayout.h"
 #include "heatmappainter.h"

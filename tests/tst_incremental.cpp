@@ -4,7 +4,7 @@
 // with switched-off heads, a changed middle token, a shorter text, other
 // options and BERT, which always falls back.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "modelfixtures.h"
 
 #include "learn/trainingpass.h"
@@ -12,7 +12,7 @@
 #include "model/incremental.h"
 #include "model/inputedit.h"
 #include "model/modelloader.h"
-#include "prng.h"
+#include "runtime/prng.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -8,7 +8,7 @@
 // pieces (the output projection kept, the pattern scores of one layer) equal
 // those it builds from the whole trace.
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "io/modelfolder.h"
 #include "model/headscores.h"
 #include "model/incremental.h"

@@ -23,8 +23,8 @@
 #include "modelgridpanel.h"
 #include "modelgridview.h"
 #include "modelwindowfixture.h"
-#include "sessionio.h"
-#include "shippedmodel.h"
+#include "session/sessionio.h"
+#include "lessons/shippedmodel.h"
 #include "walkthroughpanel.h"
 
 #include <QAction>

@@ -7,12 +7,12 @@
 
 #include "colormap.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "heatmappainter.h"
 #include "heatmapview.h"
 #include "learn/modelwriter.h"
 #include "learn/trainer.h"
-#include "lessons.h"
+#include "lessons/lessons.h"
 #include "mistakesdialog.h"
 #include "barcolumnsview.h"
 #include "model/headscores.h"
@@ -21,7 +21,7 @@
 #include "modelgridview.h"
 #include "modelwindowfixture.h"
 #include "nexttokenview.h"
-#include "notation.h"
+#include "lessons/notation.h"
 #include "walkthroughpanel.h"
 
 #include <QAction>

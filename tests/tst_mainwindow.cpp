@@ -7,8 +7,8 @@
 #include "mainwindow.h"
 #include "optionspanel.h"
 #include "pipelineview.h"
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 #include "tokenchips.h"
 
 #include <QCheckBox>

@@ -7,7 +7,7 @@
 #include "model/memoryestimate.h"
 #include "model/modelconfig.h"
 #include "sanitized.h"
-#include "freedmemory.h"
+#include "runtime/freedmemory.h"
 
 #include <QDir>
 #include <QFile>

@@ -19,8 +19,8 @@
 #include "model/rollout.h"
 #include "nexttokenview.h"
 #include "rolloutview.h"
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -16,12 +16,12 @@
 
 #include "guiclock.h"
 
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
-#include "freedmemory.h"
+#include "runtime/freedmemory.h"
 #include "modelactions.h"
 #include "modeldocument.h"
-#include "passthread.h"
+#include "runtime/passthread.h"
 
 #include <QAction>
 #include <QFileInfo>

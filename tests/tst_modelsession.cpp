@@ -16,8 +16,8 @@
 #include "mainwindow.h"
 #include "modelactions.h"
 #include "modeldocument.h"
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 
 #include <QComboBox>
 #include <QJsonDocument>

@@ -22,7 +22,7 @@
 #include "rolloutview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
-#include "session.h"
+#include "session/session.h"
 #include "tokenchips.h"
 
 #include <QComboBox>

@@ -12,8 +12,8 @@
 #include "monkey.h"
 
 #include "fileactions.h"
-#include "passthread.h"
-#include "sessionio.h"
+#include "runtime/passthread.h"
+#include "session/sessionio.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -2,10 +2,10 @@
 // within what the views show (4 decimals), keeps every invariant, falls back to
 // double when float would overflow, and teaching-size inputs never use it.
 
-#include "attention.h"
-#include "prng.h"
-#include "session.h"
-#include "sessionio.h"
+#include "attention/attention.h"
+#include "runtime/prng.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 #include "testdata.h"
 
 #include <QTest>

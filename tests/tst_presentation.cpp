@@ -6,7 +6,7 @@
 
 #include "colormap.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "heatmappainter.h"
 #include "heatmapview.h"

@@ -1,7 +1,7 @@
 #include "autosaver.h"
 #include "document.h"
 #include "recovery_edits.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 
 #include <QProcess>
 #include <QSignalSpy>

@@ -2,10 +2,10 @@
 // (contract section 9), against tests/data/rotary/make_expected.py (numpy,
 // written apart from the engine) and two-dimensional cases worked by hand.
 
-#include "examples.h"
-#include "resultio.h"
-#include "rotarypositions.h"
-#include "sessionio.h"
+#include "lessons/examples.h"
+#include "formats/resultio.h"
+#include "attention/rotarypositions.h"
+#include "session/sessionio.h"
 #include "testdata.h"
 
 #include <QDir>

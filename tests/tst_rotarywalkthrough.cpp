@@ -13,7 +13,7 @@
 #include "model/layerview.h"
 #include "model/modelloader.h"
 #include "model/rotarywalkthrough.h"
-#include "walkthrough.h"
+#include "lessons/walkthrough.h"
 
 #include <QFile>
 #include <QJsonArray>

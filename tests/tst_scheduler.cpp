@@ -1,6 +1,6 @@
 #include "computescheduler.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "modeldocument.h"
 
 #include <QSignalSpy>

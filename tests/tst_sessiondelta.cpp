@@ -1,6 +1,6 @@
-#include "examples.h"
-#include "prng.h"
-#include "sessiondelta.h"
+#include "lessons/examples.h"
+#include "runtime/prng.h"
+#include "session/sessiondelta.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // Writing sessions and results: exact round trips, and failed writes that
 // leave the old file as it was.
 
-#include "prng.h"
-#include "resultio.h"
-#include "sessionio.h"
+#include "runtime/prng.h"
+#include "formats/resultio.h"
+#include "session/sessionio.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // Reading session files: every malformed file gives one exact line,
 // "NAME: PATH: message", and valid files get the contract's defaults.
 
-#include "sessionio.h"
+#include "session/sessionio.h"
 
 #include <QDir>
 #include <QFile>

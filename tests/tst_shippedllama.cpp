@@ -19,7 +19,7 @@
 #include "model/forward.h"
 #include "model/headscores.h"
 #include "model/modelloader.h"
-#include "shippedmodel.h"
+#include "lessons/shippedmodel.h"
 #include "shippedmodelload.h"
 #include "tokenizers/tokenizerloader.h"
 

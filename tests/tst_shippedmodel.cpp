@@ -7,8 +7,8 @@
 #include "model/forward.h"
 #include "model/headscores.h"
 #include "model/modelloader.h"
-#include "prng.h"
-#include "shippedmodel.h"
+#include "runtime/prng.h"
+#include "lessons/shippedmodel.h"
 #include "shippedmodelload.h"
 #include "tokenizers/tokenizerloader.h"
 

@@ -9,7 +9,7 @@
 
 #include "model/forward.h"
 #include "model/modelloader.h"
-#include "shippedmodel.h"
+#include "lessons/shippedmodel.h"
 #include "shippedmodelload.h"
 #include "tokenizers/tokenizerloader.h"
 

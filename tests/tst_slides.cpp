@@ -6,13 +6,13 @@
 // in Qt's renderer and in librsvg's rsvg-convert when it is installed.
 
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "exportactions.h"
 #include "exporter.h"
 #include "headlessrun.h"
 #include "headsgridview.h"
 #include "mainwindow.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 
 #include <QFile>
 #include <QImage>

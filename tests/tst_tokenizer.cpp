@@ -1,6 +1,6 @@
 // The tokenizer: which tokens a sentence gives, and where each one sits.
 
-#include "tokenizer.h"
+#include "session/tokenizer.h"
 
 #include <QStringList>
 #include <QTest>

@@ -3,9 +3,9 @@
 // resume, stop and the saved folder are checked, then the dialog's replay
 // slider and the Learn menu's way into it. Pictures of the dialog go to
 // /tmp/attn-training*.png for a look.
-#include "freedmemory.h"
+#include "runtime/freedmemory.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "sanitized.h"
 #include "fileactions.h"
 #include "learn/tasks.h"

@@ -2,7 +2,7 @@
 // (an exception on either side, a call from within a piece, two callers at
 // once) it returns only when both are done.
 
-#include "twothreads.h"
+#include "runtime/twothreads.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "headsgridview.h"
 #include "heatmapview.h"

@@ -1,9 +1,9 @@
 // The guided walkthrough's steps: which steps appear, and that every number
 // they carry is the core's own result, in both modes.
 #include "document.h"
-#include "notation.h"
-#include "sessionio.h"
-#include "walkthrough.h"
+#include "lessons/notation.h"
+#include "session/sessionio.h"
+#include "lessons/walkthrough.h"
 
 #include <QRegularExpression>
 #include <QTest>

@@ -14,7 +14,7 @@
 #include "barcolumnsview.h"
 #include "crossattentionpanel.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "heatmapview.h"
 #include "mainwindow.h"

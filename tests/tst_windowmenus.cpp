@@ -7,7 +7,7 @@
 // titles change), so an entry added anywhere later is checked too.
 
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "mainwindow.h"
 #include "menumnemonics.h"

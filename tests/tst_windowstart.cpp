@@ -12,13 +12,13 @@
 
 #include "autosaver.h"
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "fileactions.h"
 #include "io/appfolders.h"
 #include "mainwindow.h"
 #include "mistakesdialog.h"
 #include "practicedialog.h"
-#include "shippedmodel.h"
+#include "lessons/shippedmodel.h"
 #include "trainedmodelsmenu.h"
 #include "trainingsession.h"
 

@@ -13,7 +13,7 @@
 // caps, so that no store, however large or looped by links, keeps a list
 // from finishing.
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 
 #include <QList>
 #include <QString>

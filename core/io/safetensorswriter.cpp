@@ -1,6 +1,6 @@
 #include "io/safetensorswriter.h"
 
-#include "savefile.h"
+#include "formats/savefile.h"
 
 #include <QBuffer>
 #include <QFileInfo>

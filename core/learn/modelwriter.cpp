@@ -1,7 +1,7 @@
 #include "learn/modelwriter.h"
 
 #include "io/safetensorswriter.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 #include "learn/tasks.h"
 #include "learn/tokenizerwriter.h"
 #include "learn/trainingparameters.h"

@@ -8,7 +8,7 @@
 // verb a head at the pronoun has to attend to its noun and bring its identity
 // along: the link from "it" to "box" that the teaching material describes.
 
-#include "prng.h"
+#include "runtime/prng.h"
 
 #include <QByteArray>
 #include <vector>

@@ -1,9 +1,9 @@
 #pragma once
 // The training tasks: generators of batches of token sequences, each with the
 // targets (the next token) and which positions the loss and accuracy count.
-// Deterministic from the generator they are given (core/prng.h).
+// Deterministic from the generator they are given (core/runtime/prng.h).
 
-#include "prng.h"
+#include "runtime/prng.h"
 
 #include <QByteArray>
 #include <QString>

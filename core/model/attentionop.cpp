@@ -1,7 +1,7 @@
 #include "model/attentionop.h"
 
 #include "model/blockwiseattention.h"
-#include "twothreads.h"
+#include "runtime/twothreads.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -7,9 +7,9 @@
 // head or several, causal or not, any scale) and cross-attention (m keys for
 // n queries). Templated on the scalar so sessions can keep double.
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "model/modeltypes.h"
-#include "pooledmatrix.h"
+#include "attention/pooledmatrix.h"
 
 #include <vector>
 

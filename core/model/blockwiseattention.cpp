@@ -2,7 +2,7 @@
 
 #include "model/attentionkernels.h"
 #include "model/thumbnailpooling.h"
-#include "twothreads.h"
+#include "runtime/twothreads.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
 #include "model/denseops.h"
 
-#include "blasruntime.h"
+#include "runtime/blasruntime.h"
 #include "model/attentionkernels.h"
-#include "twothreads.h"
+#include "runtime/twothreads.h"
 
 #include <QByteArray>
 #include <QtGlobal>

@@ -6,7 +6,7 @@
 // to 1 again: what the head does with the rest of its attention. These are
 // not the weights the model computed; every view made from them says so.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "model/modeltypes.h"
 
 namespace attn {

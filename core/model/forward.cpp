@@ -1,12 +1,12 @@
 #include "model/forward.h"
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "model/attentionop.h"
 #include "model/denseops.h"
 #include "model/incremental.h"
 #include "model/ops.h"
 #include "model/rotary.h"
-#include "passthread.h"
+#include "runtime/passthread.h"
 
 #include <QString>
 #include <algorithm>

@@ -58,7 +58,7 @@ struct ForwardOptions
     // does not fit the input is refused with ModelInputError.
     std::vector<EmbeddingEdit> embeddingEdits;
     // Raised from another thread when nobody wants the result any more: the
-    // pass then throws attn::Cancelled (cancel.h) before its next layer.
+    // pass then throws attn::Cancelled (runtime/cancel.h) before its next layer.
     // Never kept in a trace's options.
     const std::atomic<bool> *cancel = nullptr;
     // Called on the pass's thread as soon as each layer is done, in order

@@ -3,7 +3,7 @@
 // AttentionResult, so the heatmap, pipeline, walkthrough and bars show a
 // GPT-2 or BERT layer without knowing about models.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "model/forward.h"
 
 #include <memory>

@@ -11,7 +11,7 @@
 // its one-line reason, never a crash. A large store takes a while: call it
 // on a worker thread.
 
-#include "cancel.h"
+#include "runtime/cancel.h"
 #include "io/modelstores.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 #include "model/rotarywalkthrough.h"
 
 #include "model/layerrotation.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <algorithm>

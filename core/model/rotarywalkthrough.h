@@ -8,7 +8,7 @@
 // sessions with rotary positions have their own steps; these follow the
 // model's frequencies (rope_scaling, partial rotary, a local base).
 
-#include "walkthrough.h"
+#include "lessons/walkthrough.h"
 
 namespace attn {
 

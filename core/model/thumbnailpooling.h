@@ -6,7 +6,7 @@
 // model/blockwiseattention.cpp; not to be called from elsewhere.
 
 #include "model/attentionkernels.h"
-#include "pooledmatrix.h"
+#include "attention/pooledmatrix.h"
 
 #include <initializer_list>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "tokenizerparsing.h"
 
-#include "messagetext.h"
+#include "formats/messagetext.h"
 
 #include "bytelevel.h"
 

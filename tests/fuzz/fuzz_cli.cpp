@@ -3,7 +3,7 @@
 // one-line error, a help text, or a command whose numbers are in the ranges
 // the parser promises. Never a crash or a hang.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "cliparse.h"
 
 #include <QStringList>

@@ -2,8 +2,8 @@
 // that survives a write/read round trip unchanged and computes finite
 // numbers, or a one-line error naming the file. Never a crash or a hang.
 
-#include "session.h"
-#include "sessionio.h"
+#include "session/session.h"
+#include "session/sessionio.h"
 
 #include <QByteArray>
 #include <cmath>

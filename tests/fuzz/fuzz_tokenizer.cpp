@@ -2,7 +2,7 @@
 // non-empty, in-order, non-overlapping slice of the sentence that equals its
 // text, and contain no whitespace at its ends.
 
-#include "tokenizer.h"
+#include "session/tokenizer.h"
 
 #include <QString>
 #include <cstdint>

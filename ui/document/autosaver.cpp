@@ -2,7 +2,7 @@
 
 #include "document.h"
 #include "io/appfolders.h"
-#include "sessionio.h"
+#include "session/sessionio.h"
 
 #include <QCoreApplication>
 #include <QDir>

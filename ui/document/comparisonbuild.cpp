@@ -1,7 +1,7 @@
 #include "comparisonbuild.h"
 
 #include "model/firsttokenaside.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <algorithm>

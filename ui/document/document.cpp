@@ -1,14 +1,14 @@
 #include "document.h"
 
-#include "embedding.h"
+#include "session/embedding.h"
 #include "io/ollamastore.h"
-#include "examples.h"
-#include "lessons.h"
+#include "lessons/examples.h"
+#include "lessons/lessons.h"
 #include "modeldocument.h"
-#include "notation.h"
-#include "sessiondelta.h"
-#include "sessionio.h"
-#include "tokenizer.h"
+#include "lessons/notation.h"
+#include "session/sessiondelta.h"
+#include "session/sessionio.h"
+#include "session/tokenizer.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -2,9 +2,9 @@
 // The open session: owns it, runs the core on every change, keeps the undo
 // history, and tells the views through signals. Widgets never compute.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "model/forward.h"
-#include "session.h"
+#include "session/session.h"
 #include "computescheduler.h"
 #include "snapshot.h"
 #include "viewselection.h"
@@ -122,7 +122,7 @@ public:
     // undo step holding only the sets before and after. Nothing without a model.
     void setAblatedHeads(const std::set<attn::LayerHead> &heads, const QString &undoText);
 
-    // Computes variants of the session (see core/lessons.h) without touching
+    // Computes variants of the session (see core/lessons/lessons.h) without touching
     // the document, through the document's scheduler: small ones at once,
     // large ones on a worker; the channel's latest request wins and cancels
     // the older run. `done` gets one snapshot per session, on this thread,

@@ -1,12 +1,12 @@
 #include "modeldocument.h"
 
-#include "freedmemory.h"
+#include "runtime/freedmemory.h"
 
 #include "io/fileidentity.h"
 #include "io/modelfolder.h"
 #include "io/ollamastore.h"
 #include "model/openmodel.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QFileInfo>
 #include <QThreadPool>

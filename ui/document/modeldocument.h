@@ -10,7 +10,7 @@
 #include "model/headscores.h"
 #include "modelgridpainter.h"
 #include "modelrun.h"
-#include "session.h"
+#include "session/session.h"
 #include "snapshot.h"
 #include "viewselection.h"
 #include "tokenizers/tokenizerloader.h"

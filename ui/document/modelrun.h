@@ -5,12 +5,12 @@
 // that a large model fills the window layer by layer; then what needs every
 // layer (the rollout, the prediction).
 
-#include "attention.h"
-#include "cancel.h"
+#include "attention/attention.h"
+#include "runtime/cancel.h"
 #include "model/forward.h"
 #include "model/headscores.h"
 #include "modelgridpainter.h"
-#include "session.h"
+#include "session/session.h"
 #include "tokenizers/tokenizerloader.h"
 
 #include <QImage>

@@ -1,7 +1,7 @@
 #include "barcolumnsview.h"
 #include "palettecolors.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

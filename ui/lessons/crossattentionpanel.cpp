@@ -3,7 +3,7 @@
 #include "barcolumnsview.h"
 #include "democolumns.h"
 #include "document.h"
-#include "lessons.h"
+#include "lessons/lessons.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

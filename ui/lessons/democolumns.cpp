@@ -1,7 +1,7 @@
 #include "democolumns.h"
 
-#include "lessons.h"
-#include "notation.h"
+#include "lessons/lessons.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <algorithm>

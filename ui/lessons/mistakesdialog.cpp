@@ -5,8 +5,8 @@
 #include "democolumns.h"
 #include "document.h"
 #include "heatmapview.h"
-#include "lessons.h"
-#include "notation.h"
+#include "lessons/lessons.h"
+#include "lessons/notation.h"
 #include "screenfit.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "practicedialog.h"
 
 #include "document.h"
-#include "notation.h"
+#include "lessons/notation.h"
 #include "screenfit.h"
 
 #include <QButtonGroup>

@@ -3,7 +3,7 @@
 // a number or picking a token. A wrong answer gets a hint and another try; the
 // worked solution waits behind "Show solution"; the score counts honestly.
 
-#include "exercises.h"
+#include "lessons/exercises.h"
 
 #include <QDialog>
 #include <cstdint>

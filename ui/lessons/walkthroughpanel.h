@@ -6,7 +6,7 @@
 // one), saying so.
 
 #include "snapshot.h"
-#include "walkthrough.h"
+#include "lessons/walkthrough.h"
 
 #include <QList>
 #include <QWidget>

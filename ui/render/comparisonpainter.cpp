@@ -3,7 +3,7 @@
 #include "devicepixels.h"
 #include "hatch.h"
 #include "modelgridpainter.h"
-#include "pooledmatrix.h"
+#include "attention/pooledmatrix.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

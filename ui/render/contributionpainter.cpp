@@ -1,8 +1,8 @@
 #include "contributionpainter.h"
 
 #include "palettecolors.h"
-#include "lessons.h"
-#include "notation.h"
+#include "lessons/lessons.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

@@ -1,10 +1,10 @@
 #include "exporter.h"
-#include "savefile.h"
+#include "formats/savefile.h"
 
-#include "csvexport.h"
+#include "formats/csvexport.h"
 #include "heatmappainter.h"
-#include "resultio.h"
-#include "sessionio.h"
+#include "formats/resultio.h"
+#include "session/sessionio.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

@@ -6,7 +6,7 @@
 #include "colormap.h"
 #include "modelgridpainter.h"
 #include "model/forward.h"
-#include "session.h"
+#include "session/session.h"
 #include "snapshot.h"
 
 #include <QFont>

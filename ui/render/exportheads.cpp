@@ -4,7 +4,7 @@
 #include "devicepixels.h"
 #include "hatch.h"
 #include "heatmappainter.h"
-#include "pooledmatrix.h"
+#include "attention/pooledmatrix.h"
 
 #include <QImage>
 #include <QLinearGradient>

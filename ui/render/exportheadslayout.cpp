@@ -2,7 +2,7 @@
 // shared range, and where tiles, labels and the colour bar go.
 #include "exportheads.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QPaintDevice>

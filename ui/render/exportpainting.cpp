@@ -2,7 +2,7 @@
 // dashboard that arranges them like the window.
 
 #include "exporter.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include "barchartpainter.h"
 #include "exportheads.h"

@@ -1,6 +1,6 @@
 #include "exportseries.h"
 
-#include "savefile.h"
+#include "formats/savefile.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -4,7 +4,7 @@
 #include "heatmappainter.h"
 
 #include "devicepixels.h"
-#include "twothreads.h"
+#include "runtime/twothreads.h"
 
 #include <QPainter>
 #include <algorithm>

@@ -2,7 +2,7 @@
 // colour bar. HeatmapPainter's other half; the cells are in heatmappainter.cpp.
 #include "heatmappainter.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QLinearGradient>

@@ -1,7 +1,7 @@
 #include "heatmappainter.h"
 
 #include "hatch.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QPaintDevice>

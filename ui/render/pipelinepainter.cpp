@@ -1,6 +1,6 @@
 #include "pipelinepainter.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

@@ -1,7 +1,7 @@
 #include "snapshot.h"
 
 #include "model/firsttokenaside.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

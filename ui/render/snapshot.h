@@ -2,8 +2,8 @@
 // What the views draw: one immutable picture of the document after a compute.
 // Shared by pointer, so handing it to every view (or a worker thread) is cheap.
 
-#include "attention.h"
-#include "session.h"
+#include "attention/attention.h"
+#include "session/session.h"
 
 #include <Eigen/Dense>
 #include <QString>

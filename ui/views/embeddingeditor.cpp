@@ -1,8 +1,8 @@
 #include "embeddingeditor.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
-#include "attention.h"
+#include "attention/attention.h"
 
 #include <QCheckBox>
 #include <QComboBox>

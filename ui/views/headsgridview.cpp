@@ -1,7 +1,7 @@
 #include "headsgridview.h"
 
-#include "notation.h"
-#include "twothreads.h"
+#include "lessons/notation.h"
+#include "runtime/twothreads.h"
 #include "widgetcache.h"
 
 #include <QCoreApplication>

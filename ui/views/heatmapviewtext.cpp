@@ -2,7 +2,7 @@
 // description. HeatmapView's other half; input and zoom are in heatmapview.cpp.
 #include "heatmapview.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #include "modelgridpanel.h"
 
 #include "modelgridview.h"
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QCheckBox>
 #include <QComboBox>

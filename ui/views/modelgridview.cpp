@@ -1,6 +1,6 @@
 #include "modelgridview.h"
 
-#include "notation.h"
+#include "lessons/notation.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>

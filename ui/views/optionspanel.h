@@ -3,7 +3,7 @@
 // mask, scaling, positions (sinusoidal or rotary, with rotary's base),
 // output projection, seed, and the colour map.
 
-#include "attention.h"
+#include "attention/attention.h"
 #include "colormap.h"
 
 #include <QWidget>

@@ -1,7 +1,7 @@
 #include "fileactions.h"
 
 #include "document.h"
-#include "examples.h"
+#include "lessons/examples.h"
 #include "menumnemonics.h"
 #include "modeldocument.h"
 #include "modelfiledialog.h"

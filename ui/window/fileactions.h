@@ -23,7 +23,7 @@ public:
     // Adds the actions to `menu` (the caller adds Export and Quit after them).
     void populateMenu(QMenu *menu);
 
-    // One entry per built-in example (core/examples.h); used by File › New
+    // One entry per built-in example (core/lessons/examples.h); used by File › New
     // from Example and by the window's Examples menu.
     void populateExamplesMenu(QMenu *menu);
     // A new, unsaved session on `session` (asks about unsaved changes first).

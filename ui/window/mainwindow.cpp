@@ -14,7 +14,7 @@
 #include "optionspanel.h"
 #include "mistakesdialog.h"
 #include "modeldocument.h"
-#include "notation.h"
+#include "lessons/notation.h"
 #include "modelactions.h"
 #include "modelgridview.h"
 #include "pipelineview.h"

@@ -4,7 +4,7 @@
 
 #include "colormap.h"
 #include "headref.h"
-#include "shippedmodel.h"
+#include "lessons/shippedmodel.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -100,7 +100,7 @@ private:
     QWidget *buildHeatmapPanel();
     void buildDocks();
     void buildMenus();
-    // An Examples entry that opens a model trained by this program (core/shippedmodel.h).
+    // An Examples entry that opens a model trained by this program (core/lessons/shippedmodel.h).
     void addTrainedExample(QMenu *examples, attn::ShippedLesson lesson, const QString &title,
                            const QString &objectName, const QString &description);
     void connectDocument();

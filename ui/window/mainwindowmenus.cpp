@@ -12,7 +12,7 @@
 #include "modelactions.h"
 #include "practicedialog.h"
 #include "presentationactions.h"
-#include "shippedmodel.h"
+#include "lessons/shippedmodel.h"
 #include "trainedmodelsmenu.h"
 #include "trainingdialog.h"
 #include "walkthroughpanel.h"
