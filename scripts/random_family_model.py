@@ -203,6 +203,11 @@ def stand_in_tokenizer(preset, c):
     else:  # the real files number their special tokens after the merges: at the top of the vocabulary
         first = c["bos_token_id"] if style == "llama3" else c["eos_token_id"]
         added_tokens = [added(first + i, s) for i, s in enumerate(specials)]
+        # Ids run without gaps, as in the real files, so the ids between the
+        # bytes and the special tokens (the real merges' results) are held by
+        # tokens that no text produces.
+        for i in range(len(tokens), first):
+            vocab[f"<|unused_{i}|>"] = i
     pre = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
     post = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True}
     config = {"add_bos_token": False, "bos_token": None, "eos_token": specials[0] if style != "llama3" else specials[1],
