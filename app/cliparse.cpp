@@ -94,7 +94,7 @@ void parseCompute(const QStringList &arguments, CommandLine *command)
 // "pick the default" and silently ignore what was asked for.
 std::optional<QSize> parseSize(const QString &text)
 {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})[xX](\\d{1,6})$"));
+    static const QRegularExpression pattern(QRegularExpression::anchoredPattern(QStringLiteral("(\\d{1,6})[xX](\\d{1,6})")));
     const QRegularExpressionMatch match = pattern.match(text);
     if (!match.hasMatch())
         return std::nullopt;

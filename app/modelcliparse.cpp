@@ -36,7 +36,7 @@ bool wholeNumber(const QCommandLineParser &parser, const QCommandLineOption &opt
 // "L:H" with both numbers from 0; whether that head exists is the model's to say.
 std::optional<std::pair<int, int>> parseLayerHead(const QString &text)
 {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6}):(\\d{1,6})$"));
+    static const QRegularExpression pattern(QRegularExpression::anchoredPattern(QStringLiteral("(\\d{1,6}):(\\d{1,6})")));
     const QRegularExpressionMatch match = pattern.match(text);
     if (!match.hasMatch())
         return std::nullopt;

@@ -40,7 +40,7 @@ std::optional<QString> snapshotOf(const QDir &entry, const QString &shown, QStri
     QFile ref(entry.filePath(QStringLiteral("refs/main")));
     if (ref.open(QIODevice::ReadOnly)) {
         const QString hash = QString::fromUtf8(ref.read(256)).trimmed();
-        static const QRegularExpression plainName(QStringLiteral("^[A-Za-z0-9_.-]{1,100}$"));
+        static const QRegularExpression plainName(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_.-]{1,100}")));
         if (!plainName.match(hash).hasMatch() || hash == QLatin1String(".") || hash == QLatin1String("..")) {
             *error = QStringLiteral("%1: refs/main does not hold a snapshot name").arg(shown);
             return std::nullopt;

@@ -32,7 +32,7 @@ const QDir::Filters kFolders = QDir::Dirs | QDir::NoDotAndDotDot;
 // gguf-split's names: PREFIX-00001-of-00003.gguf (llama.cpp's llama_split_path).
 const QRegularExpression &splitName()
 {
-    static const QRegularExpression form(QStringLiteral("^(.+)-(\\d{5})-of-(\\d{5})\\.gguf$"),
+    static const QRegularExpression form(QRegularExpression::anchoredPattern(QStringLiteral("(.+)-(\\d{5})-of-(\\d{5})\\.gguf")),
                                          QRegularExpression::CaseInsensitiveOption);
     return form;
 }

@@ -65,7 +65,8 @@ QString matchChild(const QString &dir, const QString &name, bool wantFile)
 
 const QRegularExpression &digestForm()
 {
-    static const QRegularExpression form(QStringLiteral("^sha256[:-][0-9a-fA-F]{64}$"));
+    // Anchored at the very end: "$" would also match before a final line break.
+    static const QRegularExpression form(QRegularExpression::anchoredPattern(QStringLiteral("sha256[:-][0-9a-fA-F]{64}")));
     return form;
 }
 

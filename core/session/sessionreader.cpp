@@ -145,7 +145,7 @@ ModelReference readModelReference(const QJsonValue &v)
         fail("model.path", QStringLiteral("expected the model's folder, got an empty string"));
     if (o.contains("identity")) {
         m.identity = toString(o["identity"], "model.identity");
-        static const QRegularExpression form(QStringLiteral("^size:[0-9]+ sha256:[0-9a-f]{64}$"));
+        static const QRegularExpression form(QRegularExpression::anchoredPattern(QStringLiteral("size:[0-9]+ sha256:[0-9a-f]{64}")));
         if (!form.match(m.identity).hasMatch())
             fail("model.identity", QStringLiteral("expected \"size:N sha256:HEX\", got \"%1\"").arg(shown(m.identity)));
     }
@@ -384,7 +384,7 @@ bool isNumberChar(char c)
 // 0 when it is no number at all.
 int outOfRange(const QByteArray &literal)
 {
-    static const QRegularExpression number(QStringLiteral("^-?(\\d*)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$"));
+    static const QRegularExpression number(QRegularExpression::anchoredPattern(QStringLiteral("-?(\\d*)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?")));
     const QRegularExpressionMatch m = number.match(QString::fromLatin1(literal));
     if (!m.hasMatch())
         return 0;

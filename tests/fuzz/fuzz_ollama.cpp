@@ -26,7 +26,7 @@ void checkLine(const QString &error)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
-    static const QRegularExpression blob(QStringLiteral("^/store/blobs/sha256-[0-9a-fA-F]{64}$"));
+    static const QRegularExpression blob(QRegularExpression::anchoredPattern(QStringLiteral("/store/blobs/sha256-[0-9a-fA-F]{64}")));
     for (const bool checkBlob : {false, true}) {
         QString error;
         const std::optional<attn::OllamaManifest> m = attn::parseOllamaManifest(bytes, QStringLiteral("/store"), &error, checkBlob);

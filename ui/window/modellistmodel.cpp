@@ -17,7 +17,7 @@ namespace {
 // names the model already, and the whole line is in the tooltip.
 QString withoutItsFile(const QString &problem)
 {
-    static const QRegularExpression named(QStringLiteral("^(manifest )?[^\\s]+: (.+)$"));
+    static const QRegularExpression named(QRegularExpression::anchoredPattern(QStringLiteral("(manifest )?[^\\s]+: (.+)")));
     const QRegularExpressionMatch m = named.match(problem);
     return m.hasMatch() ? m.captured(2) : problem;
 }

@@ -182,6 +182,14 @@ def ollama():
     manifest("registry.ollama.ai/library/bad-digest/latest", [bad], config("llama", "1B", "Q8_0"))
     models.append({"name": "bad-digest:latest", "error": "a layer digest that is not sha256 and 64 hex digits",
                    "words": ["digest"]})
+    # A digest with a line break after its 64 digits: a pattern ending in "$"
+    # matches before a final line break, which let this through to a message
+    # of two lines (found by fuzz_ollama).
+    broken_line = layer("application/vnd.ollama.image.model", b"y")
+    broken_line["digest"] += "\n"
+    manifest("registry.ollama.ai/library/digest-line-break/latest", [broken_line], config("llama", "1B", "Q8_0"))
+    models.append({"name": "digest-line-break:latest", "error": "a layer digest followed by a line break",
+                   "words": ["digest", "64 hex digits"]})
     hostile_data = read(hostile)
     blob(hostile_data, hostile)
     manifest("registry.ollama.ai/library/hostile/latest",
