@@ -71,6 +71,28 @@ RowMatrix<float> plainProduct(const RowMatrix<float> &x, const RowMatrix<float> 
     return y;
 }
 
+// x * Wᵀ (+ bias) as rowDots promises to sum: lane l of `width` lanes adds
+// the terms k = l, l + width, ... in order, then the lanes are added in order.
+RowMatrix<float> plainDots(const RowMatrix<float> &x, const RowMatrix<float> &w, const RowVector<float> &bias,
+                           long width, bool fused)
+{
+    RowMatrix<float> y(x.rows(), w.rows());
+    std::vector<float> lanes(static_cast<std::size_t>(width));
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+        for (Eigen::Index j = 0; j < w.rows(); ++j) {
+            std::fill(lanes.begin(), lanes.end(), 0.0f);
+            for (Eigen::Index k = 0; k < x.cols(); ++k) {
+                float &lane = lanes[std::size_t(k % width)];
+                lane = fused ? std::fma(x(r, k), w(j, k), lane) : lane + x(r, k) * w(j, k);
+            }
+            float sum = lanes[0];
+            for (long l = 1; l < width; ++l)
+                sum += lanes[std::size_t(l)];
+            y(r, j) = bias.size() > 0 ? sum + bias[j] : sum;
+        }
+    return y;
+}
+
 enum class Storage { Owned, MappedStrided, Stored };
 
 // The weight `values` held as `storage` says (mapped: inside a wider block, as c_attn's q | k | v).
@@ -126,6 +148,7 @@ private slots:
             {"Conv1D mapped with a stride (c_attn's q)", 150, 80, 64, false, Storage::MappedStrided, true},
             {"Conv1D stored, odd everything", 133, 517, 33, false, Storage::Stored, false},
             {"one output", 128, 40, 1, true, Storage::Owned, false},
+            {"nine rows, stored (packed, not dotted)", 9, 600, 70, true, Storage::Stored, false},
         };
         for (const auto &c : cases)
             QTest::newRow(c.name) << c.rows << c.inputs << c.outputs << c.transposed << int(c.storage) << c.bias;
@@ -168,6 +191,51 @@ private slots:
                                              .arg(double(y(r, j)), 0, 'g', 9).arg(double(expected(r, j)), 0, 'g', 9)));
         }
         QVERIFY(sets >= 1);
+    }
+
+    // A few rows (up to 8: typing a word) times a weight stored in another
+    // type are dot products of x's rows with the weight's rows as converted,
+    // on every instruction set, and take that way as the program decides by
+    // itself, whatever OpenBLAS runs; so does the unembedding of one position.
+    void fewRowsOfStoredWeightsAreDotted_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("inputs");
+        QTest::addColumn<int>("outputs");
+        QTest::newRow("one row, depth not a whole vector, outputs not whole groups") << 1 << 901 << 130;
+        QTest::newRow("three rows") << 3 << 64 << 70;
+        QTest::newRow("eight rows, a short depth") << 8 << 5 << 9;
+    }
+
+    void fewRowsOfStoredWeightsAreDotted()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, inputs);
+        QFETCH(int, outputs);
+        const RowMatrix<float> x = randomMatrix(rows, inputs, 6), w = randomMatrix(outputs, inputs, 7);
+        const RowVector<float> b = randomMatrix(1, outputs, 8);
+        std::shared_ptr<RowMatrix<float>> keep;
+        DenseParameters p;
+        p.weight = weightOf(w, Storage::Stored, keep);
+        p.transposed = true;
+        p.bias = b;
+        useOwnDenseProducts(std::nullopt);
+        int sets = 0;
+        for (const auto *const *set = kernels::runnableAttentionKernels(); *set; ++set, ++sets) {
+            kernels::useAttentionKernels(*set);
+            const bool fused = QByteArray((*set)->name) != "sse2";
+            const RowMatrix<float> expected = plainDots(x, w, b, (*set)->vectorWidth, fused);
+            const RowMatrix<float> y = dense(x, p);
+            QVERIFY2(std::memcmp(y.data(), expected.data(), sizeof(float) * std::size_t(y.size())) == 0, (*set)->name);
+            const RowMatrix<float> unbiased = plainDots(x, w, RowVector<float>(), (*set)->vectorWidth, fused);
+            const RowVector<float> logits = unembed(x.row(rows - 1), p.weight);
+            QVERIFY2(std::memcmp(logits.data(), unbiased.row(rows - 1).data(), sizeof(float) * std::size_t(outputs)) == 0,
+                     (*set)->name);
+        }
+        QVERIFY(sets >= 1);
+        // Asked for OpenBLAS, the same numbers to float's rounding.
+        useOwnDenseProducts(false);
+        QVERIFY((dense(x, p) - plainProduct(x, w, b, true, true)).cwiseAbs().maxCoeff() < 1e-4f);
     }
 
     // Both ways agree with the exact product to float's rounding.

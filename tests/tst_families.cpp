@@ -66,6 +66,10 @@ const QJsonObject &expectedAll()
 
 // Float32 maths against a float64 reference on values of order 1.
 constexpr double kTol = 2e-5;
+// Raw scores reach 50 in these models (phi3's largest): float32 carries
+// about 7 significant digits of numbers that large, and each score is a
+// product of q and k that already carry the rounding of every layer before.
+constexpr double kScoreTol = 5e-5;
 
 } // namespace
 
@@ -129,7 +133,7 @@ private slots:
                 const RowMatrix<double> weights = fixtures::matrix(heads[h].toObject().value(QLatin1String("weights")));
                 COMPARE_NEAR(t.weights[std::size_t(h)], weights, kTol);
                 COMPARE_NEAR(t.scores[std::size_t(h)], fixtures::matrix(heads[h].toObject().value(QLatin1String("scores"))),
-                             kTol);
+                             kScoreTol);
                 // Masked (causal, or outside the window) is exactly 0.
                 for (Eigen::Index i = 0; i < weights.rows(); ++i)
                     for (Eigen::Index j = 0; j < weights.cols(); ++j)

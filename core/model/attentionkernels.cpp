@@ -18,6 +18,8 @@ namespace attn::kernels {
     void slidingLargest(float *values, long count, long width);                                                     \
     void denseProduct(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y,     \
                       long ldy, bool accumulate);                                                                   \
+    void rowDots(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y,     \
+                 long ldy);                                                                                         \
     }
 #if defined(__x86_64__)
 ATTN_DECLARE_KERNELS(avx512)
@@ -34,18 +36,18 @@ namespace {
 #if defined(__x86_64__)
 constexpr AttentionKernels kAvx512{"avx512", 16, 64, 6, 8, avx512::scores, avx512::context, avx512::narrowContext,
                                 avx512::softmax, avx512::largest, avx512::softmaxWithExtras,
-                                avx512::denseProduct, avx512::slidingLargest};
+                                avx512::denseProduct, avx512::rowDots, avx512::slidingLargest};
 constexpr AttentionKernels kAvx2{"avx2", 8, 16, 6, 4, avx2::scores, avx2::context, avx2::narrowContext,
                                 avx2::softmax, avx2::largest, avx2::softmaxWithExtras,
-                                avx2::denseProduct, avx2::slidingLargest};
+                                avx2::denseProduct, avx2::rowDots, avx2::slidingLargest};
 constexpr AttentionKernels kSse2{"sse2", 4, 8, 6, 2, sse2::scores, sse2::context, sse2::narrowContext,
                                 sse2::softmax, sse2::largest, sse2::softmaxWithExtras,
-                                sse2::denseProduct, sse2::slidingLargest};
+                                sse2::denseProduct, sse2::rowDots, sse2::slidingLargest};
 #else
 constexpr AttentionKernels kPortable{"portable", 1, 4, 6, 0, portable::scores, portable::context,
                                 portable::narrowContext,
                                 portable::softmax, portable::largest, portable::softmaxWithExtras,
-                                portable::denseProduct, portable::slidingLargest};
+                                portable::denseProduct, portable::rowDots, portable::slidingLargest};
 #endif
 
 struct Runnable

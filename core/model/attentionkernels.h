@@ -69,6 +69,14 @@ struct AttentionKernels
     // depth in pieces adds piece after piece (model/denseops.cpp).
     void (*denseProduct)(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y,
                          long ldy, bool accumulate);
+    // y[r * ldy + j] = the dot product of x's row r (x + r * ldx) and w's
+    // row j (w + j * ldw), both `depth` long, for r < rows and j < cols: a
+    // few rows (typing a word) times a weight whose rows are its output
+    // features, with nothing packed. Lane l of a vector adds the terms
+    // k = l, l + vectorWidth, ... one multiply-add at a time (fused where the
+    // set fuses), then the lanes are added from the first to the last.
+    void (*rowDots)(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y,
+                    long ldy);
     // In place: values[c] becomes the largest of the `width` values from c
     // on, for c <= count - width (later ones are left undefined): the
     // largest of a thumbnail cell's keys is then at most two reads.

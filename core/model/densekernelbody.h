@@ -64,3 +64,36 @@ void denseProduct(const float *x, long ldx, long rows, const float *packed, long
         }
     }
 }
+
+void rowDots(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y, long ldy)
+{
+    // 4 rows of x by 4 rows of w: 16 accumulators and 4 vectors of w in registers.
+    constexpr long kDotRows = 4, kDotCols = 4;
+    for (long r0 = 0; r0 < rows; r0 += kDotRows) {
+        const long nr = smaller(kDotRows, rows - r0);
+        for (long j0 = 0; j0 < cols; j0 += kDotCols) {
+            const long nc = smaller(kDotCols, cols - j0);
+            Reg acc[kDotRows][kDotCols];
+            for (long r = 0; r < kDotRows; ++r)
+                for (long c = 0; c < kDotCols; ++c)
+                    acc[r][c] = zero();
+            for (long k = 0; k < depth; k += kWidth) {
+                const long n = smaller(kWidth, depth - k);
+                Reg b[kDotCols];
+                for (long c = 0; c < kDotCols; ++c) {
+                    const float *from = w + (j0 + c) * ldw + k;
+                    b[c] = c >= nc ? zero() : n == kWidth ? loadu(from) : loadPart(from, n);
+                }
+                for (long r = 0; r < nr; ++r) {
+                    const float *from = x + (r0 + r) * ldx + k;
+                    const Reg a = n == kWidth ? loadu(from) : loadPart(from, n);
+                    for (long c = 0; c < kDotCols; ++c)
+                        acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
+                }
+            }
+            for (long r = 0; r < nr; ++r)
+                for (long c = 0; c < nc; ++c)
+                    y[(r0 + r) * ldy + j0 + c] = sumOfLanes(acc[r][c]);
+        }
+    }
+}

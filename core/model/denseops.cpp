@@ -33,6 +33,20 @@ std::optional<bool> &ownProductsChosen()
     return chosen;
 }
 
+// ATTN_DENSE_PRODUCTS=own or openblas, read once.
+std::optional<bool> productsAsked()
+{
+    static const std::optional<bool> asked = []() -> std::optional<bool> {
+        const QByteArray value = qgetenv("ATTN_DENSE_PRODUCTS");
+        if (value == "own")
+            return true;
+        if (value == "openblas")
+            return false;
+        return std::nullopt;
+    }();
+    return asked;
+}
+
 // OpenBLAS picks its kernels for the processor, but may pick narrower ones
 // than the processor runs: the environment may name them
 // (OPENBLAS_CORETYPE=Haswell on an AVX-512 machine), or OpenBLAS may not know
@@ -46,17 +60,38 @@ bool ownProductsWanted()
     if (const std::optional<bool> chosen = ownProductsChosen())
         return *chosen;
     static const bool wanted = [] {
-        const QByteArray asked = qgetenv("ATTN_DENSE_PRODUCTS");
-        if (asked == "own")
-            return true;
-        if (asked == "openblas")
-            return false;
+        if (const std::optional<bool> asked = productsAsked())
+            return *asked;
         const std::string core = blasCoreName();
         const bool blasWide = core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids";
         return std::string(kernels::activeAttentionKernels().name) == "avx512" && !blasWide;
     }();
     return wanted;
 }
+
+// A few rows (typing a word: the new positions only) times a weight stored
+// in another type (F16, BF16, quantised) go through the program's own kernel
+// whatever the processor: it converts a panel of the weight's rows into the
+// cache and multiplies it at once, so each weight travels from memory once,
+// in its stored size. The band way writes every weight out as floats and
+// OpenBLAS packs them again, five times the traffic for the same few rows.
+// Only a choice of OpenBLAS (useOwnDenseProducts(false), or
+// ATTN_DENSE_PRODUCTS=openblas) keeps the band way.
+bool fewRowsFromStorage(Index rows, const WeightMatrix &w, bool transposed)
+{
+    if (!w.isStored() || !transposed || rows >= kOwnProductRows || w.colCount() == 0)
+        return false;
+    const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
+    return chosen.value_or(true);
+}
+
+// Up to this many rows, a stored weight's rows are converted into the cache
+// and dotted with x's rows as they are (kernels' rowDots); more rows pay for
+// packing the panel and take the register tiles of denseProduct.
+constexpr Index kDotRows = 8;
+// Floats of weight rows converted at a time by each thread: 64 KiB, so
+// they are still in the cache when rowDots reads them.
+constexpr Index kDotChunkFloats = Index(1) << 14;
 
 // About 16 MB of floats a band: large enough that BLAS runs at full speed,
 // small enough that an 8B model's 14336 x 4096 MLP never exists as floats.
@@ -84,6 +119,23 @@ void shareItems(Index count, Work work)
         runBoth(run, run);
     else
         run();
+}
+
+// y = x * Wᵀ for a few rows and a weight stored in another type, its
+// rows (output features) converted a chunk at a time on both threads.
+void fewRowDots(const MatrixIn<float> &x, const WeightMatrix &w, RowMatrix<float> &y)
+{
+    const kernels::AttentionKernels &k = kernels::activeAttentionKernels();
+    const Index outputs = w.rowCount(), inputs = w.colCount();
+    const Index chunk = std::max<Index>(4, kDotChunkFloats / inputs);
+    shareItems((outputs + chunk - 1) / chunk, [&](Index c) {
+        thread_local std::vector<float> rows;
+        const Index first = c * chunk, count = std::min(chunk, outputs - first);
+        rows.resize(std::size_t(chunk * inputs));
+        w.toFloat(first, count, rows.data());
+        k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), rows.data(), long(inputs), long(inputs),
+                  long(count), y.data() + first, long(y.outerStride()));
+    });
 }
 
 // Rows [first, first + count) of a stored weight as floats, converted on
@@ -126,17 +178,17 @@ void packRows(const float *source, Index ld, Index count, Index depth, Index wid
 // panel of the weight's columns (output features) at a time, in pieces of
 // its depth added one after the other. Each output is then one fixed
 // sequence of multiply-adds, whichever thread and however many rows.
-void ownProduct(const MatrixIn<float> &x, const DenseParameters &p, RowMatrix<float> &y)
+void ownProduct(const MatrixIn<float> &x, const WeightMatrix &w, bool transposed, RowMatrix<float> &y)
 {
     const kernels::AttentionKernels &k = kernels::activeAttentionKernels();
-    const WeightMatrix &w = p.weight;
-    const Index rows = x.rows(), inputs = p.inputs(), outputs = p.outputs(), width = k.panelWidth;
+    const Index rows = x.rows(), inputs = transposed ? w.colCount() : w.rowCount(),
+                outputs = transposed ? w.rowCount() : w.colCount(), width = k.panelWidth;
     const Index panels = (outputs + width - 1) / width;
     const auto multiply = [&](Index k0, Index depth, const float *panel, Index t, Index count) {
         k.denseProduct(x.data() + k0, long(x.outerStride()), long(rows), panel, long(depth), long(count),
                        y.data() + t * width, long(y.outerStride()), k0 > 0);
     };
-    if (p.transposed) {
+    if (transposed) {
         // Rows of W are output features: a panel is `width` of its rows,
         // converted first when stored in another type.
         shareItems(panels, [&](Index t) {
@@ -195,10 +247,21 @@ Index bandRows(Index cols)
 
 RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p)
 {
+    RowMatrix<float> y = product(x, p);
+    if (p.bias.size() > 0) // biases are always floats (model/modelloader.cpp)
+        y.rowwise() += p.bias;
+    return y;
+}
+
+RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p)
+{
     const WeightMatrix &w = p.weight;
     RowMatrix<float> y(x.rows(), p.outputs());
-    if (x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted()) {
-        ownProduct(x, p, y);
+    if (fewRowsFromStorage(x.rows(), w, p.transposed) && x.rows() <= kDotRows) {
+        fewRowDots(x, w, y);
+    } else if ((x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted())
+               || fewRowsFromStorage(x.rows(), w, p.transposed)) {
+        ownProduct(x, w, p.transposed, y);
     } else if (!w.isStored()) {
         if (p.transposed)
             y.noalias() = x * w.transpose();
@@ -219,8 +282,6 @@ RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p)
                 y.noalias() += x.middleCols(r0, count) * band;
         }
     }
-    if (p.bias.size() > 0) // biases are always floats (model/modelloader.cpp)
-        y.rowwise() += p.bias;
     return y;
 }
 
@@ -237,6 +298,11 @@ RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w)
     if (!w.isStored()) {
         logits.noalias() = h * w.transpose();
         return logits;
+    }
+    if (fewRowsFromStorage(1, w, true)) {
+        RowMatrix<float> y(1, w.rowCount());
+        fewRowDots(h, w, y);
+        return y.row(0);
     }
     const Index rows = w.rowCount(), cols = w.colCount(), step = bandRows(cols);
     float *buffer = bandBuffer(std::min(rows, step) * cols);

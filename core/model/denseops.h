@@ -2,7 +2,9 @@
 // Dense layers and embedding rows over weights however they are stored
 // (model/weights.h): F32 in place goes straight to BLAS; F16, BF16 and
 // quantised weights are converted a band of rows at a time into a buffer the
-// thread reuses, so a pass never holds more than a band as floats.
+// thread reuses, so a pass never holds more than a band as floats. A few
+// rows (typing a word) times such a weight go through the program's own
+// kernel instead, a cache-sized panel converted at a time.
 
 #include "model/modelparameters.h"
 
@@ -13,6 +15,9 @@ namespace attn {
 // y = x * W + b, or x * Wᵀ + b for a transposed (nn.Linear) weight; no bias when p.bias is empty.
 RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p);
 
+// x * W, or x * Wᵀ, the bias not added: dense() without its last step.
+RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p);
+
 // Row `row` of a weight (a token's embedding) as floats.
 RowVector<float> weightRow(const WeightMatrix &w, Eigen::Index row);
 
@@ -22,6 +27,7 @@ RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w);
 // Whether dense() multiplies with the program's own kernel
 // (model/attentionkernels.h, denseProduct) instead of OpenBLAS, for inputs
 // of 128 rows or more: true, false, or (nullopt) as the program decides,
+// (false also sends a few rows times a stored weight to OpenBLAS, in bands),
 // which is where OpenBLAS runs narrower kernels than the processor can
 // (model/denseops.cpp). For tests and benchmarks; not while a pass runs.
 void useOwnDenseProducts(std::optional<bool> own);

@@ -173,8 +173,14 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
         trace.scores[h] = squareBelowPrefix(prefix ? &prefix->scores[h] : nullptr, from, std::move(out.scores[h]),
                                             &masked);
     }
-    Matrix projected = dense(out.context, b.attentionOutput);
+    Matrix projected = product(out.context, b.attentionOutput);
     trace.context = belowPrefix(prefix ? &prefix->context : nullptr, from, std::move(out.context));
+    if (prefix && from > 0 && prefix->output.rows() < from) // a prefix made without it
+        trace.output = product(trace.context, b.attentionOutput);
+    else
+        trace.output = belowPrefix(prefix ? &prefix->output : nullptr, from, Matrix(projected));
+    if (b.attentionOutput.bias.size() > 0)
+        projected.rowwise() += b.attentionOutput.bias;
     return projected;
 }
 
@@ -320,7 +326,7 @@ ModelTrace forward(const ModelParameters &model, const std::vector<int> &tokenId
 double traceBytes(const ModelConfig &config, int tokens, bool keepScores)
 {
     const double n = tokens, q = double(config.heads) * config.headDim(), kv = double(config.kvHeads()) * config.headDim();
-    const double perLayer = config.heads * n * n * (keepScores ? 2 : 1) + n * (2 * q + 2 * kv);
+    const double perLayer = config.heads * n * n * (keepScores ? 2 : 1) + n * (2 * q + 2 * kv + config.dModel);
     return 4.0 * (config.layers * perLayer + (config.layers + 1) * n * config.dModel + config.vocab);
 }
 

@@ -82,6 +82,10 @@ struct LayerTrace
     std::vector<RowMatrix<float>> weights; // per query head n x n
     std::vector<RowMatrix<float>> scores;  // per query head n x n raw q.k, empty unless kept
     RowMatrix<float> context;              // n x heads*head_dim, what enters the output projection (ablated heads zero)
+    // n x d_model: the context times the output projection, before its bias
+    // (what the layer's view shows as its output). The pass computes it
+    // anyway; kept, a view needs no product and typing a word extends it.
+    RowMatrix<float> output;
 
     int heads() const { return int(weights.size()); }
     int headDim() const { return weights.empty() ? 0 : int(queries.cols()) / heads(); }

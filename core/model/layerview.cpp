@@ -15,13 +15,13 @@ double layerScoreScale(const ModelConfig &config, int layer)
 
 RowMatrix<float> layerOutput(const ModelParameters &model, const LayerTrace &layer, int index)
 {
-    DenseParameters withoutBias = model.blocks.at(std::size_t(index)).attentionOutput;
-    withoutBias.bias = WeightVector();
-    return dense(layer.context, withoutBias);
+    if (layer.output.rows() == layer.context.rows() && layer.output.cols() == model.config.dModel)
+        return layer.output; // kept by the pass
+    return product(layer.context, model.blocks.at(std::size_t(index)).attentionOutput);
 }
 
 AttentionResult layerAttention(const ModelParameters &model, const std::shared_ptr<const ModelTrace> &trace,
-                               int layer, const RowMatrix<float> *output)
+                               int layer)
 {
     if (!trace || layer < 0 || layer >= int(trace->layers.size()) || layer >= int(model.blocks.size())
         || layer >= int(trace->hidden.size()))
@@ -59,8 +59,8 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     // GPT-2 layer, written at every keystroke for the views to read none of it.
     result.projected = true;
     result.outputProjected = true;
-    if (output && output->rows() == t.context.rows() && output->cols() == model.config.dModel)
-        result.output = output->cast<double>();
+    if (t.output.rows() == t.context.rows() && t.output.cols() == model.config.dModel)
+        result.output = t.output.cast<double>(); // kept by the pass
     else
         result.output = layerOutput(model, t, layer).cast<double>();
     if (heads > 1) {

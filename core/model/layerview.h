@@ -30,15 +30,15 @@ namespace attn {
 //   causal as the model (GPT-2 yes, BERT no). singlePrecision stays false:
 //   the numbers are the model's floats, not an approximation of a double run
 //   that headMatrixInDouble() could redo from the inputs.
-// `output`, when given, is layerOutput() of this layer, computed before:
-// then the result needs no product with the weights, only copies.
+// The output is the one the pass kept (LayerTrace::output), so the result
+// needs no product with the weights, only copies.
 // Throws std::out_of_range for a layer the trace does not have.
 AttentionResult layerAttention(const ModelParameters &model, const std::shared_ptr<const ModelTrace> &trace,
-                               int layer, const RowMatrix<float> *output = nullptr);
+                               int layer);
 
 // What layerAttention() gives as the output, in floats: the layer's contexts
-// times its output projection, without the bias. A window showing a large
-// model keeps it per layer, so that switching layers is a copy, not a product.
+// times its output projection, without the bias; the pass's own when the
+// trace kept it, else computed.
 RowMatrix<float> layerOutput(const ModelParameters &model, const LayerTrace &layer, int index);
 
 // The factor the scores of `layer` are multiplied by before the softmax.

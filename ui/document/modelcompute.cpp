@@ -159,7 +159,6 @@ void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
     m_trace = out->trace;
     m_reusable = out->trace;
     m_shownRun = out->run;
-    m_layerOutputs = out->outputs;
     m_computedLayers = out->trace ? m_model->config.layers : 0;
     m_stopped = false;
     m_rollout = out->rollout;
@@ -217,20 +216,19 @@ void ModelDocument::requestLayer()
         return;
     }
     const attn::SharedModelParameters model = m_model;
-    // Kept with its layer for a large model: the view is then copies only.
-    const std::shared_ptr<const attn::RowMatrix<float>> output =
-        std::size_t(layer) < m_layerOutputs.size() ? m_layerOutputs[std::size_t(layer)] : nullptr;
-    if (!layerViewOnWorker(model->config, int(m_tokens.size()), bool(output))) {
+    // Kept by the pass: the view is then copies only.
+    const bool outputKept = std::size_t(layer) < trace->layers.size() && trace->layers[std::size_t(layer)].output.rows() > 0;
+    if (!layerViewOnWorker(model->config, int(m_tokens.size()), outputKept)) {
         m_scheduler->cancel(kLayerChannel); // an older, larger request must not overwrite this later
         showLayer(layer, std::make_shared<const attn::AttentionResult>(
-                             attn::layerAttention(*model, trace, layer, output.get())));
+                             attn::layerAttention(*model, trace, layer)));
         emit resultChanged();
         return;
     }
     m_scheduler->requestJob<LayerResult>(
         kLayerChannel,
-        [model, trace, layer, output](const attn::CancelFlag &) {
-            return std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer, output.get()));
+        [model, trace, layer](const attn::CancelFlag &) {
+            return std::make_shared<const attn::AttentionResult>(attn::layerAttention(*model, trace, layer));
         },
         this, [this, trace, layer](const LayerResult &result) {
             if (trace != shownTrace() || layer != this->layer())

@@ -242,7 +242,6 @@ private:
     // Layer by layer (modelprogress.cpp).
     std::shared_ptr<const attn::ModelTrace> m_reusable; // the last whole trace: a new text's run reuses it
     std::shared_ptr<const ModelRunStart> m_shownRun;    // the run whose layers are shown
-    std::vector<std::shared_ptr<const attn::RowMatrix<float>>> m_layerOutputs; // per shown layer, when kept
     int m_computedLayers = 0;
     bool m_stopped = false;
     int m_runSerial = 0;         // counts runs asked

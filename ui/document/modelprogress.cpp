@@ -13,7 +13,6 @@ void ModelDocument::forgetLayers()
 {
     m_reusable.reset();
     m_shownRun.reset();
-    m_layerOutputs.clear();
     m_computedLayers = 0;
     m_stopped = false;
     m_runLayersDone = 0;
@@ -85,7 +84,6 @@ void ModelDocument::beginPartial(const std::shared_ptr<const ModelRunStart> &run
     m_computedLayers = 0;
     m_stopped = false;
     m_runError.clear();
-    m_layerOutputs.assign(layers, nullptr);
     m_gridLevels = std::make_shared<const ModelGridLevels>(layers);
     auto tiles = std::make_shared<ModelGridTiles>(run->colours);
     tiles->images.assign(layers, {});
@@ -120,7 +118,6 @@ void ModelDocument::showLayersDone()
         scores[l] = d.scores;
         if (aside)
             asideLevels[l] = d.asideLevels;
-        m_layerOutputs[l] = d.output;
         m_computedLayers = d.layer + 1;
         if (d.layer == layer() && d.layerResult) {
             showLayer(d.layer, d.layerResult);

@@ -95,8 +95,6 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         return out;
     }
     const std::vector<int> windows = modelWindows(c);
-    // A layer's view that would go to a worker (an 8B model's) needs no product once its output is kept.
-    const bool keepOutputs = layerViewOnWorker(c, n, false);
 
     // The trace the views read while the pass goes on: each layer is moved
     // into it from the pass's own as soon as it is done (never copied), so
@@ -113,7 +111,6 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
     ModelGridLevels grid(std::size_t(c.layers)), aside(std::size_t(c.layers));
     std::vector<std::vector<QImage>> tiles(std::size_t(c.layers));
     auto scores = std::make_shared<std::vector<std::vector<attn::HeadScores>>>(std::size_t(c.layers));
-    out->outputs.resize(std::size_t(c.layers));
     std::size_t hiddenMoved = 0;
     options.layerDone = [&](int l, attn::ModelTrace &pass) {
         const std::size_t i = std::size_t(l);
@@ -130,11 +127,9 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         if (in.firstTokenAside)
             done.asideLevels = aside[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, true, window);
         done.scores = (*scores)[i] = attn::layerHeadScores(layer, ids, std::nullopt, window);
-        if (keepOutputs)
-            done.output = out->outputs[i] = std::make_shared<const attn::RowMatrix<float>>(attn::layerOutput(model, layer, l));
         if (l == out->layer)
             done.layerResult = out->layerResult = std::make_shared<const attn::AttentionResult>(
-                attn::layerAttention(model, growing, l, out->outputs[i].get()));
+                attn::layerAttention(model, growing, l));
         layerDone(std::move(done));
     };
     try {

@@ -65,7 +65,6 @@ struct ModelLayerDone
     int layer = 0;
     std::vector<QImage> levels, tiles, asideLevels; // the grid's row (asideLevels: when asked)
     std::vector<attn::HeadScores> scores;
-    std::shared_ptr<const attn::RowMatrix<float>> output;     // null unless layerViewOnWorker()
     std::shared_ptr<const attn::AttentionResult> layerResult; // when this is the selected layer
 };
 
@@ -79,8 +78,7 @@ struct ModelRunResult
     std::shared_ptr<const ModelGridTiles> gridTiles;  // `grid` in the colours asked
     std::shared_ptr<const ModelGridLevels> asideGrid; // when asked
     std::shared_ptr<const std::vector<std::vector<attn::HeadScores>>> scores;
-    std::vector<std::shared_ptr<const attn::RowMatrix<float>>> outputs; // per layer, when kept
-    std::shared_ptr<const attn::AttentionResult> layerResult;          // of the selected layer
+    std::shared_ptr<const attn::AttentionResult> layerResult; // of the selected layer
     int layer = 0;
     QString error;
     double milliseconds = 0;
@@ -92,9 +90,9 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
                                          const std::function<void(ModelLayerDone)> &layerDone);
 
 // Whether a layer's view (model/layerview.h) over `tokens` is too much work
-// for the GUI thread: with its output projection kept (`outputKept`), only its
-// copies count. A run keeps every layer's output when the product would be,
-// so that switching layers needs none (its cost: tokens x d_model floats a layer).
+// for the GUI thread: its copies (the pass keeps each layer's output
+// projection, LayerTrace::output), and with `outputKept` false (a trace
+// without it) the product too.
 bool layerViewOnWorker(const attn::ModelConfig &config, int tokens, bool outputKept);
 
 // Each layer's sliding window (0: none), as the grid and the pattern scores take them.
