@@ -10,9 +10,12 @@
 
 #include "io/fileidentity.h"
 #include "modelfiledialog.h"
+#include "model/modelloader.h"
 #include "session/sessionio.h"
 
 #include <QApplication>
+#include <QLabel>
+#include <QStatusBar>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -148,6 +151,37 @@ private slots:
         }
         QCOMPARE(failures.count(), 4);
         QCOMPARE(f.model()->text(), kText);
+    }
+
+    // A large file's blocks are checked as the pass converts them, so a bad
+    // one is found while computing, not at open: the window says which
+    // tensor in one line, keeps the text, computes nothing wrong, and
+    // computes again once a good model is open. The size from which blocks
+    // are checked that way is brought down to this small file's.
+    void aBadBlockFoundWhileComputing()
+    {
+        attn::setGgufCheckedWholeBytes(0);
+        Fixture f;
+        f.type(kText);
+        QVERIFY(f.open(kGguf + "families/qwen2.gguf"));
+        QVERIFY(f.model()->trace());
+        QVERIFY(f.open(kGguf + "hostile/scale-inf.gguf"));
+        attn::setGgufCheckedWholeBytes(std::nullopt);
+        QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError())); // opened: no block was converted
+        QCOMPARE(f.model()->folder(), kGguf + "hostile/scale-inf.gguf");
+        const QString error = f.doc.snapshot()->error;
+        QVERIFY2(error.contains(QStringLiteral("blk.0.ffn_up.weight")) && error.contains(QStringLiteral("not finite")),
+                 qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        bool shown = false;
+        for (const QLabel *label : f.window.statusBar()->findChildren<QLabel *>())
+            shown = shown || label->text() == QStringLiteral("Cannot compute: ") + error;
+        QVERIFY(shown);
+        QVERIFY(!f.model()->trace()); // nothing of the bad file's numbers is shown
+        QCOMPARE(f.model()->text(), kText);
+        QVERIFY(f.open(kGguf + "families/qwen2.gguf"));
+        QVERIFY(f.model()->trace());
+        QVERIFY(f.doc.snapshot()->error.isEmpty());
     }
 
     void sessionsRememberAGgufFile()

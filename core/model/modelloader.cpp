@@ -270,6 +270,24 @@ std::optional<ModelConfig> readGgufConfig(const GgufFile &file, QString *error)
     return config;
 }
 
+namespace {
+std::optional<qint64> &checkedWholeChoice()
+{
+    static std::optional<qint64> chosen;
+    return chosen;
+}
+} // namespace
+
+qint64 ggufCheckedWholeBytes()
+{
+    return checkedWholeChoice().value_or(qint64(256) << 20);
+}
+
+void setGgufCheckedWholeBytes(std::optional<qint64> bytes)
+{
+    checkedWholeChoice() = bytes;
+}
+
 SharedModelParameters loadGgufModel(const GgufFile &file, QString *error)
 {
     QString dummy;
@@ -281,7 +299,8 @@ SharedModelParameters loadGgufModel(const GgufFile &file, QString *error)
     // included (as llama.cpp validates every row at load); a large one a
     // band at a time as its weights are used, so that opening a 5 GB model
     // does not read 5 GB.
-    if (file.size() <= kGgufCheckedWholeBytes) {
+    const bool checkedWhole = file.size() <= ggufCheckedWholeBytes();
+    if (checkedWhole) {
         std::vector<float> row;
         for (const GgufTensor &t : file.tensors()) {
             const qint64 blocks = t.dims[0] / ggmlTypeInfo(quint32(t.type))->blockValues;
@@ -303,7 +322,7 @@ SharedModelParameters loadGgufModel(const GgufFile &file, QString *error)
         return nullptr;
     // A large file's tensors the model never reads are checked now (a small
     // file's were, with everything else, above).
-    if (file.size() > kGgufCheckedWholeBytes) {
+    if (!checkedWhole) {
         try {
             source.checkUnread();
         } catch (const ModelLoadError &e) {

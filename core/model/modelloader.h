@@ -43,9 +43,12 @@ SharedModelParameters loadGgufModel(const GgufFile &file, QString *error);
 // The recipe alone, from the file's metadata (no tensor is read).
 std::optional<ModelConfig> readGgufConfig(const GgufFile &file, QString *error);
 
-// GGUF files up to this size have every tensor checked for non-finite
-// values at open; larger ones as their weights are used.
-constexpr qint64 kGgufCheckedWholeBytes = qint64(256) << 20;
+// GGUF files up to this size (256 MiB) have every tensor checked for
+// non-finite values at open; larger ones as their weights are used.
+qint64 ggufCheckedWholeBytes();
+// For tests, which need a small file checked as a large one is: the size
+// above which blocks are checked as used (nullopt: 256 MiB again).
+void setGgufCheckedWholeBytes(std::optional<qint64> bytes);
 
 // A quantised file holds far more weights per byte than a float one: GGUF
 // models up to this many are opened (an 8B model is 8,000 million).
