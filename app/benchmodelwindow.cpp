@@ -181,7 +181,7 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     out["layers"] = model.config()->layers;
     out["heads"] = model.config()->heads;
     out["d_model"] = model.config()->dModel;
-    out["open_to_first_picture_ms"] = openMs;
+    out["open_to_whole_grid_ms"] = openMs;
     out["open_to_first_layer_ms"] = firstLayerMs;
     out["open_longest_gui_event_ms"] = opening.wallMs;
     out["open_longest_gui_event_cpu_ms"] = opening.cpuMs;
