@@ -14,6 +14,8 @@ namespace attn {
 // GUI thread). Kept for reuse instead, up to keptFreedBytes(): an eighth of
 // the machine's memory, at most 2 GiB and at least 512 MiB. Blocks of 64 MB
 // and more (4096-token heads) are still mapped and unmapped on their own.
+// Every thread allocates from the one arena this keeps (freedmemory.cpp
+// says why).
 void keepFreedMemoryForReuse();
 std::size_t keptFreedBytes();
 
