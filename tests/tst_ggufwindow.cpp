@@ -158,6 +158,8 @@ private slots:
     // tensor in one line, keeps the text, computes nothing wrong, and
     // computes again once a good model is open. The size from which blocks
     // are checked that way is brought down to this small file's.
+    void cleanup() { attn::setGgufCheckedWholeBytes(std::nullopt); } // whatever a test set, and however it ended
+
     void aBadBlockFoundWhileComputing()
     {
         attn::setGgufCheckedWholeBytes(0);
@@ -166,7 +168,6 @@ private slots:
         QVERIFY(f.open(kGguf + "families/qwen2.gguf"));
         QVERIFY(f.model()->trace());
         QVERIFY(f.open(kGguf + "hostile/scale-inf.gguf"));
-        attn::setGgufCheckedWholeBytes(std::nullopt);
         QVERIFY2(f.model()->isOpen(), qPrintable(f.actions()->lastError())); // opened: no block was converted
         QCOMPARE(f.model()->folder(), kGguf + "hostile/scale-inf.gguf");
         const QString error = f.doc.snapshot()->error;

@@ -79,7 +79,7 @@ bool ownProductsWanted()
 // ATTN_DENSE_PRODUCTS=openblas) keeps the band way.
 bool fewRowsFromStorage(Index rows, const WeightMatrix &w, bool transposed)
 {
-    if (!w.isStored() || !transposed || rows >= kOwnProductRows || w.colCount() == 0)
+    if (!w.isStored() || !transposed || rows == 0 || rows >= kOwnProductRows || w.colCount() == 0)
         return false;
     const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
     return chosen.value_or(true);
@@ -257,10 +257,10 @@ RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p)
 {
     const WeightMatrix &w = p.weight;
     RowMatrix<float> y(x.rows(), p.outputs());
-    if (fewRowsFromStorage(x.rows(), w, p.transposed) && x.rows() <= kDotRows) {
+    const bool fromStorage = fewRowsFromStorage(x.rows(), w, p.transposed);
+    if (fromStorage && x.rows() <= kDotRows) {
         fewRowDots(x, w, y);
-    } else if ((x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted())
-               || fewRowsFromStorage(x.rows(), w, p.transposed)) {
+    } else if (fromStorage || (x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted())) {
         ownProduct(x, w, p.transposed, y);
     } else if (!w.isStored()) {
         if (p.transposed)

@@ -175,7 +175,7 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
     }
     Matrix projected = product(out.context, b.attentionOutput);
     trace.context = belowPrefix(prefix ? &prefix->context : nullptr, from, std::move(out.context));
-    if (prefix && from > 0 && prefix->output.rows() < from) // a prefix made without it
+    if (prefix && from > 0 && !prefix->keptOutput()) // a prefix put together without it
         trace.output = product(trace.context, b.attentionOutput);
     else
         trace.output = belowPrefix(prefix ? &prefix->output : nullptr, from, Matrix(projected));

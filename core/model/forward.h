@@ -86,6 +86,9 @@ struct LayerTrace
     // (what the layer's view shows as its output). The pass computes it
     // anyway; kept, a view needs no product and typing a word extends it.
     RowMatrix<float> output;
+    // Whether `output` is there for every position (a trace put together
+    // by hand may lack it; the views then multiply).
+    bool keptOutput() const { return output.rows() > 0 && output.rows() == context.rows(); }
 
     int heads() const { return int(weights.size()); }
     int headDim() const { return weights.empty() ? 0 : int(queries.cols()) / heads(); }

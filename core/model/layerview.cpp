@@ -15,8 +15,8 @@ double layerScoreScale(const ModelConfig &config, int layer)
 
 RowMatrix<float> layerOutput(const ModelParameters &model, const LayerTrace &layer, int index)
 {
-    if (layer.output.rows() == layer.context.rows() && layer.output.cols() == model.config.dModel)
-        return layer.output; // kept by the pass
+    if (layer.keptOutput() && layer.output.cols() == model.config.dModel)
+        return layer.output;
     return product(layer.context, model.blocks.at(std::size_t(index)).attentionOutput);
 }
 
@@ -59,10 +59,9 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     // GPT-2 layer, written at every keystroke for the views to read none of it.
     result.projected = true;
     result.outputProjected = true;
-    if (t.output.rows() == t.context.rows() && t.output.cols() == model.config.dModel)
-        result.output = t.output.cast<double>(); // kept by the pass
-    else
-        result.output = layerOutput(model, t, layer).cast<double>();
+    result.output = t.keptOutput() && t.output.cols() == model.config.dModel
+                        ? t.output.cast<double>() // no float copy first
+                        : layerOutput(model, t, layer).cast<double>();
     if (heads > 1) {
         std::vector<const AttentionMatrix *> all;
         for (const HeadResult &head : result.heads)

@@ -217,7 +217,7 @@ void ModelDocument::requestLayer()
     }
     const attn::SharedModelParameters model = m_model;
     // Kept by the pass: the view is then copies only.
-    const bool outputKept = std::size_t(layer) < trace->layers.size() && trace->layers[std::size_t(layer)].output.rows() > 0;
+    const bool outputKept = std::size_t(layer) < trace->layers.size() && trace->layers[std::size_t(layer)].keptOutput();
     if (!layerViewOnWorker(model->config, int(m_tokens.size()), outputKept)) {
         m_scheduler->cancel(kLayerChannel); // an older, larger request must not overwrite this later
         showLayer(layer, std::make_shared<const attn::AttentionResult>(
