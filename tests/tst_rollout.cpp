@@ -5,6 +5,7 @@
 #include "modelfixtures.h"
 
 #include "model/forward.h"
+#include "model/incremental.h"
 #include "model/modelloader.h"
 #include "model/rollout.h"
 
@@ -52,6 +53,7 @@ private slots:
     void handWorked();
     void firstLayersOnly();
     void properties();
+    void typingExtendsTheRollout();
 };
 
 void TestRollout::againstNumpy_data()
@@ -126,6 +128,35 @@ void TestRollout::properties()
         QVERIFY(r.row(i).minCoeff() >= 0.0);
     }
     QCOMPARE(r(0, 0), 1.0);
+}
+
+void TestRollout::typingExtendsTheRollout()
+{
+    // Typing at the end of a causal text: the rollout of the longer text is
+    // the one before for the kept rows, and the whole product for the new ones.
+    QString error;
+    const SharedModelParameters model = loadModel(fixtures::modelDir("gpt2-f16"), &error);
+    QVERIFY2(model, qPrintable(error));
+    const std::vector<int> before = {5, 9, 2, 7, 11, 3, 8, 1, 4, 6};
+    std::vector<int> after = before;
+    after.insert(after.end(), {12, 10, 13, 2, 9});
+    const ModelTrace shorter = forward(*model, before);
+    const RowMatrix<double> rolloutBefore = attentionRollout(shorter);
+    const int kept = reusablePrefix(*model, shorter, after, {});
+    QCOMPARE(kept, 10);
+    const ModelTrace longer = extendTrace(*model, shorter, after, {});
+    const RowMatrix<double> whole = attentionRollout(longer), extended = extendedRollout(longer, rolloutBefore, kept);
+    QCOMPARE(extended.rows(), Eigen::Index(15));
+    QCOMPARE(extended.cols(), Eigen::Index(15));
+    QVERIFY((extended - whole).cwiseAbs().maxCoeff() < 1e-13);
+    QVERIFY(extended.topLeftCorner(kept, kept) == rolloutBefore);
+    QCOMPARE(extended.bottomRows(5).rowwise().sum().minCoeff() > 1 - 1e-12, true);
+    // Nothing new (the same text): the rollout before, and a first row that
+    // is every row: the whole product.
+    QVERIFY(extendedRollout(shorter, rolloutBefore, 10) == rolloutBefore);
+    QVERIFY((extendedRollout(longer, rolloutBefore, 0) - whole).cwiseAbs().maxCoeff() < 1e-13);
+    // A rollout before that is too short is refused, not read past its end.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, extendedRollout(longer, rolloutBefore.topLeftCorner(4, 4), 10));
 }
 
 QTEST_GUILESS_MAIN(TestRollout)

@@ -15,12 +15,14 @@
 #include "heatmapview.h"
 #include "modelgridpainter.h"
 #include "modelgridview.h"
+#include "model/firsttokenaside.h"
 #include "paintedby.h"
 
 #include <QImage>
 #include <QPainter>
 #include <QTest>
 #include <cmath>
+#include <random>
 
 namespace {
 
@@ -228,6 +230,58 @@ private slots:
         QVERIFY2(rows.cellRows > 150 && rows.cellRows < 300, qPrintable(QString::number(rows.cellRows)));
         QVERIFY2(rows.firstMiss < 0, qPrintable(QStringLiteral("pixel row %1: %2 pixels of the line")
                                                     .arg(rows.firstMiss).arg(rows.firstMissPixels)));
+    }
+
+    // A layer's thumbnail of more tokens than it has pixels, against the rule
+    // computed here cell by cell: a pixel is the level of the largest weight
+    // (times its row's factor with the first token set aside) among the keys
+    // its block's first row sees (inside the sliding window, right of the
+    // first token when set aside), masked when there are none; random
+    // causal rows, with and without a window and the first token set aside.
+    void layerThumbnailsKeepEachBlocksLargestWeight()
+    {
+        const int n = 301, window = 40;
+        std::mt19937 random(7);
+        std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+        attn::LayerTrace layer;
+        attn::RowMatrix<float> w = attn::RowMatrix<float>::Zero(n, n);
+        for (int r = 0; r < n; ++r) {
+            for (int c = std::max(0, r - window + 1); c <= r; ++c)
+                w(r, c) = uniform(random);
+            w.row(r) /= w.row(r).sum();
+        }
+        layer.weights = {w};
+        for (const bool aside : {false, true}) {
+            for (const int layerWindow : {0, window}) {
+                const QImage image = modelGridLayerLevels(layer, true, kModelGridMaxSide, aside, layerWindow).front();
+                QCOMPARE(image.size(), QSize(kModelGridMaxSide, kModelGridMaxSide));
+                const int side = kModelGridMaxSide;
+                for (int y = 0; y < side; ++y) {
+                    const int r0 = y * n / side, r1 = std::max(r0 + 1, (y + 1) * n / side);
+                    for (int x = 0; x < side; ++x) {
+                        int c0 = std::max(x * n / side, aside ? 1 : 0);
+                        if (layerWindow > 0)
+                            c0 = std::max(c0, r0 - layerWindow + 1);
+                        const int c1 = std::max(x * n / side + 1, (x + 1) * n / side);
+                        const int got = image.constScanLine(y)[x];
+                        if (c0 > r1 - 1 || c0 >= c1) {
+                            QVERIFY2(got == kGridMasked, qPrintable(QStringLiteral("%1,%2: %3").arg(x).arg(y).arg(got)));
+                            continue;
+                        }
+                        float largest = 0;
+                        for (int r = r0; r < r1; ++r) {
+                            const float scale = aside ? float(attn::firstTokenAsideScale(w.row(r).data(), n)) : 1.0f;
+                            for (int c = c0; c < c1; ++c)
+                                largest = std::max(largest, w(r, c) * scale);
+                        }
+                        const int expected = int(double(std::min(largest, 1.0f)) * kGridLevelTop + 0.5);
+                        QVERIFY2(got == expected, qPrintable(QStringLiteral("aside %1 window %2, %3,%4: %5, not %6")
+                                                                 .arg(aside).arg(layerWindow).arg(x).arg(y).arg(got)
+                                                                 .arg(expected)));
+                    }
+                }
+            }
+        }
     }
 
     // The pooled levels, against the rule computed here cell by cell from

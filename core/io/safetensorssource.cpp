@@ -23,6 +23,14 @@ public:
         SafetensorsFile::convertToFloat(m_dtype, m_bytes + first * cols() * size, count * cols(), out);
     }
     QString typeName() const override { return dtypeName(m_dtype); }
+    RowsInPlace inPlace() const override
+    {
+        // Only F16 and BF16 tensors are stored rows (SafetensorsSource::matrix),
+        // checked finite at open; a header may leave them at an odd address.
+        if (reinterpret_cast<quintptr>(m_bytes) % 2 != 0)
+            return {};
+        return {m_bytes, cols(), m_dtype == Dtype::BF16 ? kernels::RowElement::BFloat16 : kernels::RowElement::Half};
+    }
 
 private:
     const uchar *m_bytes;

@@ -78,6 +78,16 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
     const __m256i biased = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
     return _mm256_mul_ps(y, _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23)));
 }
+// kWidth weights stored as bfloat16 (a float's upper half) or IEEE half (F16C, which every AVX2 processor has), as floats.
+inline Reg widenBfloat16(const std::uint16_t *p)
+{
+    const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+}
+inline Reg widenHalf(const std::uint16_t *p)
+{
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+}
 
 } // namespace
 

@@ -83,6 +83,16 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
 {
     return _mm512_scalef_ps(y, n);
 }
+// kWidth weights stored as bfloat16 (a float's upper half) or IEEE half, as floats.
+inline Reg widenBfloat16(const std::uint16_t *p)
+{
+    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+inline Reg widenHalf(const std::uint16_t *p)
+{
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+}
 
 } // namespace
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "model/attentionkernels.h" // RowExtras: a plain struct, no inline code
+#include "model/halftofloat.h"
 
 namespace attn::kernels::portable {
 
@@ -76,6 +77,18 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
     float power;
     std::memcpy(&power, &bits, sizeof power);
     return y * power;
+}
+// A weight stored as bfloat16 (a float's upper half) or IEEE half, as a float.
+inline Reg widenBfloat16(const std::uint16_t *p)
+{
+    const std::uint32_t bits = std::uint32_t(*p) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+inline Reg widenHalf(const std::uint16_t *p)
+{
+    return halfToFloat(*p);
 }
 
 } // namespace

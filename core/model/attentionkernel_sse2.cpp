@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "model/attentionkernels.h" // RowExtras: a plain struct, no inline code
+#include "model/halftofloat.h"
 
 namespace attn::kernels::sse2 {
 
@@ -82,6 +83,17 @@ inline Reg timesPowerOfTwo(Reg y, Reg n)
 {
     const __m128i biased = _mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127));
     return _mm_mul_ps(y, _mm_castsi128_ps(_mm_slli_epi32(biased, 23)));
+}
+// kWidth weights stored as bfloat16 (each a float's upper half) or IEEE
+// half (SSE2 cannot convert those: one at a time), as floats.
+inline Reg widenBfloat16(const std::uint16_t *p)
+{
+    const __m128i four = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p));
+    return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), four));
+}
+inline Reg widenHalf(const std::uint16_t *p)
+{
+    return _mm_setr_ps(halfToFloat(p[0]), halfToFloat(p[1]), halfToFloat(p[2]), halfToFloat(p[3]));
 }
 
 } // namespace

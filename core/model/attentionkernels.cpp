@@ -18,8 +18,8 @@ namespace attn::kernels {
     void slidingLargest(float *values, long count, long width);                                                     \
     void denseProduct(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y,     \
                       long ldy, bool accumulate);                                                                   \
-    void rowDots(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y,     \
-                 long ldy);                                                                                         \
+    void rowDots(const float *x, long ldx, long rows, const void *w, RowElement element, long ldw, long depth,       \
+                 long cols, float *y, long ldy);                                                                    \
     }
 #if defined(__x86_64__)
 ATTN_DECLARE_KERNELS(avx512)
@@ -63,6 +63,9 @@ struct Runnable
         int count = 0;
         if (__builtin_cpu_supports("avx512f"))
             sets[count++] = &kAvx512;
+        // The AVX2 set also converts halves (F16C): every processor with
+        // AVX2 and FMA has it (Intel since Haswell, AMD since Piledriver), and
+        // Clang's check cannot name it.
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
             sets[count++] = &kAvx2;
         sets[count] = &kSse2; // part of x86-64 itself

@@ -9,7 +9,13 @@
 // dimension, whatever the row's place in its block or the block's size, so a
 // row has the same bits whether computed alone or with others.
 
+#include <cstdint>
+
 namespace attn::kernels {
+
+// How a weight's elements are stored where rowDots reads them in place: as
+// floats, or as 16 bits each (std::uint16_t) of a bfloat16 or an IEEE half.
+enum class RowElement { Float, BFloat16, Half };
 
 // What softmaxWithExtras also does with a row while it is in registers;
 // each part is skipped when its pointer is null.
@@ -70,13 +76,15 @@ struct AttentionKernels
     void (*denseProduct)(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y,
                          long ldy, bool accumulate);
     // y[r * ldy + j] = the dot product of x's row r (x + r * ldx) and w's
-    // row j (w + j * ldw), both `depth` long, for r < rows and j < cols: a
-    // few rows (typing a word) times a weight whose rows are its output
-    // features, with nothing packed. Lane l of a vector adds the terms
+    // row j (element j * ldw of w), both `depth` long, for r < rows and
+    // j < cols: a few rows (typing a word) times a weight whose rows are its
+    // output features, with nothing packed. w's elements are `element`
+    // (widened to floats in registers, so a BF16 or F16 weight travels from
+    // memory in its own size). Lane l of a vector adds the terms
     // k = l, l + vectorWidth, ... one multiply-add at a time (fused where the
     // set fuses), then the lanes are added from the first to the last.
-    void (*rowDots)(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y,
-                    long ldy);
+    void (*rowDots)(const float *x, long ldx, long rows, const void *w, RowElement element, long ldw, long depth,
+                    long cols, float *y, long ldy);
     // In place: values[c] becomes the largest of the `width` values from c
     // on, for c <= count - width (later ones are left undefined): the
     // largest of a thumbnail cell's keys is then at most two reads.

@@ -41,6 +41,97 @@ inline void denseTile(const float *const x[kRows], const float *panel, long dept
             storePart(y[r] + c * kWidth, acc[r][c], cols - c * kWidth);
 }
 
+// `n` (at most kWidth) weights from element `at` of w, as floats; the lanes past them zero.
+template<RowElement Element>
+inline const void *elementAt(const void *w, long at)
+{
+    return static_cast<const char *>(w) + at * (Element == RowElement::Float ? 4 : 2);
+}
+
+template<RowElement Element>
+inline Reg weightLanes(const void *w, long at, long n)
+{
+    if constexpr (Element == RowElement::Float) {
+        const float *p = static_cast<const float *>(w) + at;
+        return n == kWidth ? loadu(p) : loadPart(p, n);
+    } else {
+        const std::uint16_t *p = static_cast<const std::uint16_t *>(w) + at;
+        std::uint16_t part[kWidth];
+        if (n < kWidth) { // never read past the row's end: it may be the mapping's
+            for (long l = 0; l < kWidth; ++l)
+                part[l] = l < n ? p[l] : 0;
+            p = part;
+        }
+        return Element == RowElement::BFloat16 ? widenBfloat16(p) : widenHalf(p);
+    }
+}
+
+// rowDots for exactly `Rows` rows of x: 4 rows of w at a time, each vector
+// of them widened once and multiplied with every row of x in registers.
+template<RowElement Element, long Rows>
+void rowGroupDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
+{
+    constexpr long kCols = 4;
+    for (long j0 = 0; j0 < cols; j0 += kCols) {
+        const long nc = smaller(kCols, cols - j0);
+        // Rows of w past the last are read as the last again (and not stored).
+        long at[kCols];
+        for (long c = 0; c < kCols; ++c)
+            at[c] = (j0 + smaller(c, nc - 1)) * ldw;
+        // The next 4 rows are asked from memory while these are multiplied:
+        // rows of a few thousand bytes are too short for the processor's
+        // own prefetching to run ahead by itself.
+        const long ahead = j0 + kCols < cols ? kCols * ldw : 0;
+        Reg acc[Rows][kCols];
+        for (long r = 0; r < Rows; ++r)
+            for (long c = 0; c < kCols; ++c)
+                acc[r][c] = zero();
+        for (long k = 0; k < depth; k += kWidth) {
+            const long n = smaller(kWidth, depth - k);
+            Reg b[kCols];
+            for (long c = 0; c < kCols; ++c) {
+                b[c] = weightLanes<Element>(w, at[c] + k, n);
+                if (ahead)
+                    __builtin_prefetch(elementAt<Element>(w, at[c] + ahead + k));
+            }
+            for (long r = 0; r < Rows; ++r) {
+                const float *from = x + r * ldx + k;
+                const Reg a = n == kWidth ? loadu(from) : loadPart(from, n);
+                for (long c = 0; c < kCols; ++c)
+                    acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
+            }
+        }
+        for (long r = 0; r < Rows; ++r)
+            for (long c = 0; c < nc; ++c)
+                y[r * ldy + j0 + c] = sumOfLanes(acc[r][c]);
+    }
+}
+
+template<RowElement Element>
+void rowDotsOf(const float *x, long ldx, long rows, const void *w, long ldw, long depth, long cols, float *y, long ldy)
+{
+    // Rows of x at a time: 16 sums of 4 x 4 fit 32 vector registers, 8 of 2 x 4 fit 16.
+    constexpr long kGroup = kVectors >= 4 ? 4 : 2;
+    for (long r0 = 0; r0 < rows; r0 += kGroup) {
+        const float *xr = x + r0 * ldx;
+        float *yr = y + r0 * ldy;
+        switch (smaller(kGroup, rows - r0)) {
+        case 1:
+            rowGroupDots<Element, 1>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            break;
+        case 2:
+            rowGroupDots<Element, 2>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            break;
+        case 3:
+            rowGroupDots<Element, kGroup < 3 ? 1 : 3>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            break;
+        default:
+            rowGroupDots<Element, kGroup>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            break;
+        }
+    }
+}
+
 } // namespace
 
 void denseProduct(const float *x, long ldx, long rows, const float *packed, long depth, long cols, float *y, long ldy,
@@ -65,35 +156,18 @@ void denseProduct(const float *x, long ldx, long rows, const float *packed, long
     }
 }
 
-void rowDots(const float *x, long ldx, long rows, const float *w, long ldw, long depth, long cols, float *y, long ldy)
+void rowDots(const float *x, long ldx, long rows, const void *w, RowElement element, long ldw, long depth, long cols,
+             float *y, long ldy)
 {
-    // 4 rows of x by 4 rows of w: 16 accumulators and 4 vectors of w in registers.
-    constexpr long kDotRows = 4, kDotCols = 4;
-    for (long r0 = 0; r0 < rows; r0 += kDotRows) {
-        const long nr = smaller(kDotRows, rows - r0);
-        for (long j0 = 0; j0 < cols; j0 += kDotCols) {
-            const long nc = smaller(kDotCols, cols - j0);
-            Reg acc[kDotRows][kDotCols];
-            for (long r = 0; r < kDotRows; ++r)
-                for (long c = 0; c < kDotCols; ++c)
-                    acc[r][c] = zero();
-            for (long k = 0; k < depth; k += kWidth) {
-                const long n = smaller(kWidth, depth - k);
-                Reg b[kDotCols];
-                for (long c = 0; c < kDotCols; ++c) {
-                    const float *from = w + (j0 + c) * ldw + k;
-                    b[c] = c >= nc ? zero() : n == kWidth ? loadu(from) : loadPart(from, n);
-                }
-                for (long r = 0; r < nr; ++r) {
-                    const float *from = x + (r0 + r) * ldx + k;
-                    const Reg a = n == kWidth ? loadu(from) : loadPart(from, n);
-                    for (long c = 0; c < kDotCols; ++c)
-                        acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
-                }
-            }
-            for (long r = 0; r < nr; ++r)
-                for (long c = 0; c < nc; ++c)
-                    y[(r0 + r) * ldy + j0 + c] = sumOfLanes(acc[r][c]);
-        }
+    switch (element) {
+    case RowElement::Float:
+        rowDotsOf<RowElement::Float>(x, ldx, rows, w, ldw, depth, cols, y, ldy);
+        break;
+    case RowElement::BFloat16:
+        rowDotsOf<RowElement::BFloat16>(x, ldx, rows, w, ldw, depth, cols, y, ldy);
+        break;
+    case RowElement::Half:
+        rowDotsOf<RowElement::Half>(x, ldx, rows, w, ldw, depth, cols, y, ldy);
+        break;
     }
 }

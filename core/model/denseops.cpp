@@ -69,14 +69,33 @@ bool ownProductsWanted()
     return wanted;
 }
 
-// A few rows (typing a word: the new positions only) times a weight stored
-// in another type (F16, BF16, quantised) go through the program's own kernel
-// whatever the processor: it converts a panel of the weight's rows into the
-// cache and multiplies it at once, so each weight travels from memory once,
-// in its stored size. The band way writes every weight out as floats and
-// OpenBLAS packs them again, five times the traffic for the same few rows.
-// Only a choice of OpenBLAS (useOwnDenseProducts(false), or
-// ATTN_DENSE_PRODUCTS=openblas) keeps the band way.
+// Up to this many rows (typing a word: the new positions only), x times a
+// weight whose rows are its output features is a set of dot products over
+// the weight's rows as they lie (kernels' rowDots): each weight travels from
+// memory once, in its stored size, and nothing is packed. OpenBLAS packs
+// the whole weight for a product of two rows (half of a typed word's time
+// with F32 weights), and the band way writes a stored weight out as floats
+// first, five times the traffic.
+constexpr Index kDotRows = 8;
+// Floats of weight rows dotted (or converted, then dotted) at a time by
+// each thread: 64 KiB, so a second group of x's rows finds them in the cache.
+constexpr Index kDotChunkFloats = Index(1) << 14;
+
+// Whether x's `rows` times w go through rowDots: unless OpenBLAS was chosen
+// (useOwnDenseProducts(false), or ATTN_DENSE_PRODUCTS=openblas), whatever
+// the processor.
+bool fewRowsDotted(Index rows, const WeightMatrix &w, bool transposed)
+{
+    if (!transposed || rows == 0 || rows > kDotRows || w.colCount() == 0)
+        return false;
+    const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
+    return chosen.value_or(true);
+}
+
+// A weight stored in another type (F16, BF16, quantised) times fewer rows
+// than kOwnProductRows (and more than kDotRows) goes through the program's
+// own packed product, which converts a panel of the weight's rows into the
+// cache and multiplies it at once, on the same terms as fewRowsDotted.
 bool fewRowsFromStorage(Index rows, const WeightMatrix &w, bool transposed)
 {
     if (!w.isStored() || !transposed || rows == 0 || rows >= kOwnProductRows || w.colCount() == 0)
@@ -84,14 +103,6 @@ bool fewRowsFromStorage(Index rows, const WeightMatrix &w, bool transposed)
     const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
     return chosen.value_or(true);
 }
-
-// Up to this many rows, a stored weight's rows are converted into the cache
-// and dotted with x's rows as they are (kernels' rowDots); more rows pay for
-// packing the panel and take the register tiles of denseProduct.
-constexpr Index kDotRows = 8;
-// Floats of weight rows converted at a time by each thread: 64 KiB, so
-// they are still in the cache when rowDots reads them.
-constexpr Index kDotChunkFloats = Index(1) << 14;
 
 // About 16 MB of floats a band: large enough that BLAS runs at full speed,
 // small enough that an 8B model's 14336 x 4096 MLP never exists as floats.
@@ -121,20 +132,29 @@ void shareItems(Index count, Work work)
         run();
 }
 
-// y = x * Wᵀ for a few rows and a weight stored in another type, its
-// rows (output features) converted a chunk at a time on both threads.
+// y = x * Wᵀ for a few rows, W's rows (output features) a chunk at a time
+// on both threads: read where they lie (floats, BF16, F16), or converted
+// into the cache first (quantised blocks).
 void fewRowDots(const MatrixIn<float> &x, const WeightMatrix &w, RowMatrix<float> &y)
 {
     const kernels::AttentionKernels &k = kernels::activeAttentionKernels();
     const Index outputs = w.rowCount(), inputs = w.colCount();
+    const RowsInPlace place = w.isStored() ? w.storedRows()->inPlace()
+                                           : RowsInPlace{w.data(), w.outerStride(), kernels::RowElement::Float};
     const Index chunk = std::max<Index>(4, kDotChunkFloats / inputs);
     shareItems((outputs + chunk - 1) / chunk, [&](Index c) {
-        thread_local std::vector<float> rows;
         const Index first = c * chunk, count = std::min(chunk, outputs - first);
+        float *out = y.data() + first;
+        if (place.data) {
+            k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), place.at(first, 0), place.element,
+                      long(place.stride), long(inputs), long(count), out, long(y.outerStride()));
+            return;
+        }
+        thread_local std::vector<float> rows;
         rows.resize(std::size_t(chunk * inputs));
         w.toFloat(first, count, rows.data());
-        k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), rows.data(), long(inputs), long(inputs),
-                  long(count), y.data() + first, long(y.outerStride()));
+        k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), rows.data(), kernels::RowElement::Float,
+                  long(inputs), long(inputs), long(count), out, long(y.outerStride()));
     });
 }
 
@@ -258,7 +278,7 @@ RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p)
     const WeightMatrix &w = p.weight;
     RowMatrix<float> y(x.rows(), p.outputs());
     const bool fromStorage = fewRowsFromStorage(x.rows(), w, p.transposed);
-    if (fromStorage && x.rows() <= kDotRows) {
+    if (fewRowsDotted(x.rows(), w, p.transposed)) {
         fewRowDots(x, w, y);
     } else if (fromStorage || (x.rows() >= kOwnProductRows && p.inputs() > 0 && ownProductsWanted())) {
         ownProduct(x, w, p.transposed, y);
@@ -294,15 +314,15 @@ RowVector<float> weightRow(const WeightMatrix &w, Index row)
 
 RowVector<float> unembed(const RowVector<float> &h, const WeightMatrix &w)
 {
+    if (fewRowsDotted(1, w, true)) {
+        RowMatrix<float> y(1, w.rowCount());
+        fewRowDots(h, w, y);
+        return y.row(0);
+    }
     RowVector<float> logits(w.rowCount());
     if (!w.isStored()) {
         logits.noalias() = h * w.transpose();
         return logits;
-    }
-    if (fewRowsFromStorage(1, w, true)) {
-        RowMatrix<float> y(1, w.rowCount());
-        fewRowDots(h, w, y);
-        return y.row(0);
     }
     const Index rows = w.rowCount(), cols = w.colCount(), step = bandRows(cols);
     float *buffer = bandBuffer(std::min(rows, step) * cols);

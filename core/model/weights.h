@@ -15,6 +15,7 @@
 // A stored weight is an empty map (0 columns): code that reads a weight as
 // a matrix asks isStored() first, or converts rows with toFloat().
 
+#include "model/attentionkernels.h"
 #include "model/modeltypes.h"
 
 #include <QString>
@@ -24,6 +25,23 @@
 #include <utility>
 
 namespace attn {
+
+// Rows of a stored weight that the few-rows kernel reads as they are
+// (kernels' rowDots widens BF16 and F16 in registers): row r's first
+// element is element r * stride of `data`. Null `data`: they must be converted.
+struct RowsInPlace
+{
+    const void *data = nullptr;
+    Eigen::Index stride = 0;
+    kernels::RowElement element = kernels::RowElement::Float;
+
+    // Row `row`, column `column`'s address.
+    const void *at(Eigen::Index row, Eigen::Index column) const
+    {
+        const Eigen::Index size = element == kernels::RowElement::Float ? 4 : 2;
+        return static_cast<const char *>(data) + (row * stride + column) * size;
+    }
+};
 
 // A weight the checkpoint stores in another type than float: its values
 // are whole rows converted when asked for. Immutable; shared between copies.
@@ -39,6 +57,8 @@ public:
     virtual void toFloat(Eigen::Index first, Eigen::Index count, float *out) const = 0;
     // The stored type, as messages and result files name it: "BF16", "Q4_K".
     virtual QString typeName() const = 0;
+    // Where the rows are when they need no conversion but a widening (BF16, F16).
+    virtual RowsInPlace inPlace() const { return {}; }
 
 private:
     Eigen::Index m_rows, m_cols;
@@ -57,6 +77,13 @@ public:
         m_whole->toFloat(m_first + first, count, out);
     }
     QString typeName() const override { return m_whole->typeName(); }
+    RowsInPlace inPlace() const override
+    {
+        RowsInPlace whole = m_whole->inPlace();
+        if (whole.data)
+            whole.data = whole.at(m_first, 0);
+        return whole;
+    }
 
 private:
     std::shared_ptr<const StoredRows> m_whole;
@@ -80,6 +107,13 @@ public:
         }
     }
     QString typeName() const override { return m_whole->typeName(); }
+    RowsInPlace inPlace() const override
+    {
+        RowsInPlace whole = m_whole->inPlace();
+        if (whole.data)
+            whole.data = whole.at(0, m_first);
+        return whole;
+    }
 
 private:
     std::shared_ptr<const StoredRows> m_whole;

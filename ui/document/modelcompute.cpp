@@ -109,6 +109,7 @@ void ModelDocument::startCompute(bool resume)
     in.colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     in.previous = m_reusable;
+    in.previousRollout = m_reusableRollout;
     if (resume && m_stopped && m_shownRun) {
         in.resumeFrom = m_shownRun->trace;
         in.resumeLayers = m_computedLayers;
@@ -154,10 +155,11 @@ void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
     m_runError = out->error;
     if (!partialShown) // else taken when its first layer was shown
         takeBefore(out->run->tokens, out->run->ablated);
-    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable});
+    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable, m_reusableRollout});
     m_tokens = out->run->tokens;
     m_trace = out->trace;
     m_reusable = out->trace;
+    m_reusableRollout = out->rollout;
     m_shownRun = out->run;
     m_computedLayers = out->trace ? m_model->config.layers : 0;
     m_stopped = false;

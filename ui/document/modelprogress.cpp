@@ -12,6 +12,7 @@ const QString kRunChannel = QStringLiteral("model");
 void ModelDocument::forgetLayers()
 {
     m_reusable.reset();
+    m_reusableRollout.reset();
     m_shownRun.reset();
     m_computedLayers = 0;
     m_stopped = false;

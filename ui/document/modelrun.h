@@ -32,6 +32,7 @@ struct ModelRunInput
     std::set<attn::LayerHead> ablated;
     // The last whole trace, whose rows or layers the run reuses where it can (model/incremental.h).
     std::shared_ptr<const attn::ModelTrace> previous;
+    std::shared_ptr<const attn::RowMatrix<double>> previousRollout; // previous's, whose kept rows are reused too
     // A stopped run's trace, whose layers 0 ... resumeLayers-1 are done: the
     // run goes on from there when the tokens and switched-off heads are the same.
     std::shared_ptr<const attn::ModelTrace> resumeFrom;

@@ -145,6 +145,8 @@ std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool cau
                                          bool firstTokenAside, int layerWindow)
 {
     Eigen::VectorXf rowScale;
+    Eigen::Array<float, 1, Eigen::Dynamic> high;
+    std::vector<int> keyFrom, keyTo; // each cell column's keys
     // Keys before this in row r are outside its window (none without one).
     const int window = causal ? std::max(0, layerWindow) : 0;
     const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
@@ -175,20 +177,32 @@ std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool cau
             tiles.push_back(image);
             continue;
         }
+        // A line of cells at a time: the block's rows reduced key by key
+        // first (the largest weight each key has in them), then each cell's
+        // keys; the same largest as cell by cell, at a tenth of the work.
+        keyFrom.resize(std::size_t(cols));
+        keyTo.resize(std::size_t(cols));
+        for (int c = 0; c < cols; ++c) {
+            keyFrom[std::size_t(c)] = int(qint64(c) * m / cols);
+            keyTo[std::size_t(c)] = std::max(keyFrom[std::size_t(c)] + 1, int(qint64(c + 1) * m / cols));
+        }
         for (int r = 0; r < rows; ++r) {
             uchar *line = image.scanLine(r);
             const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
+            high = w.row(r0).array() * rowScale[r0];
+            for (int y = r0 + 1; y < r1; ++y)
+                high = high.max(w.row(y).array() * rowScale[y]);
+            const int seenFrom = std::max(firstShown, firstSeen(r0));
             for (int c = 0; c < cols; ++c) {
                 // The block's columns some row of it sees: masked when none.
-                const int c0 = std::max({firstShown, int(qint64(c) * m / cols), firstSeen(r0)});
-                const int c1 = std::max(int(qint64(c) * m / cols) + 1, int(qint64(c + 1) * m / cols));
+                const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = keyTo[std::size_t(c)];
                 if ((causal && c0 > r1 - 1) || c0 >= c1) {
                     line[c] = uchar(kGridMasked);
                     continue;
                 }
                 float largest = 0;
-                for (int y = r0; y < r1; ++y)
-                    largest = std::max(largest, w.row(y).segment(c0, c1 - c0).maxCoeff() * rowScale[y]);
+                for (int k = c0; k < c1; ++k)
+                    largest = std::max(largest, high[k]);
                 line[c] = level(largest);
             }
         }
@@ -201,6 +215,7 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
 {
     side = std::max(1, side);
     ModelGridLevels out;
+    std::vector<int> highest; // of one line of cells, per pixel column
     for (const std::vector<QImage> &layer : levels) {
         std::vector<QImage> tiles;
         for (const QImage &level : layer) {
@@ -212,19 +227,23 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
             const int rows = std::min(n, side), cols = std::min(m, side);
             QImage image(cols, rows, QImage::Format_Grayscale8);
             for (int r = 0; r < rows; ++r) {
-                uchar *line = image.scanLine(r);
+                // The block's rows reduced pixel column by pixel column
+                // first (-1: masked in every row), then each cell's columns.
                 const int r0 = int(qint64(r) * n / rows), r1 = int(qint64(r + 1) * n / rows);
+                highest.assign(std::size_t(m), -1);
+                for (int y = r0; y < r1; ++y) {
+                    const uchar *in = level.constScanLine(y);
+                    for (int x = 0; x < m; ++x)
+                        if (in[x] != kGridMasked)
+                            highest[std::size_t(x)] = std::max(highest[std::size_t(x)], int(in[x]));
+                }
+                uchar *line = image.scanLine(r);
                 for (int c = 0; c < cols; ++c) {
                     const int c0 = int(qint64(c) * m / cols), c1 = int(qint64(c + 1) * m / cols);
-                    int highest = -1;
-                    for (int y = r0; y < r1; ++y) {
-                        const uchar *in = level.constScanLine(y);
-                        for (int x = c0; x < c1; ++x) {
-                            if (in[x] != kGridMasked)
-                                highest = std::max(highest, int(in[x]));
-                        }
-                    }
-                    line[c] = highest < 0 ? uchar(kGridMasked) : uchar(highest);
+                    int cell = -1;
+                    for (int x = c0; x < c1; ++x)
+                        cell = std::max(cell, highest[std::size_t(x)]);
+                    line[c] = cell < 0 ? uchar(kGridMasked) : uchar(cell);
                 }
             }
             tiles.push_back(std::move(image));
@@ -252,10 +271,11 @@ std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, Co
         std::vector<QImage> tiles;
         for (const QImage &level : layer) {
             QImage image(level.size(), QImage::Format_RGB32);
-            for (int r = 0; r < level.height(); ++r) {
+            const int width = level.width(), height = level.height(); // not asked per pixel: calls
+            for (int r = 0; r < height; ++r) {
                 const uchar *in = level.constScanLine(r);
                 auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
-                for (int c = 0; c < level.width(); ++c)
+                for (int c = 0; c < width; ++c)
                     line[c] = table[in[c]];
             }
             tiles.push_back(std::move(image));
