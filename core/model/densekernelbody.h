@@ -48,21 +48,50 @@ inline const void *elementAt(const void *w, long at)
     return static_cast<const char *>(w) + at * (Element == RowElement::Float ? 4 : 2);
 }
 
+// kWidth weights from element `at` of w, as floats.
 template<RowElement Element>
-inline Reg weightLanes(const void *w, long at, long n)
+inline Reg weightVector(const void *w, long at)
+{
+    if constexpr (Element == RowElement::Float)
+        return loadu(static_cast<const float *>(w) + at);
+    else if constexpr (Element == RowElement::BFloat16)
+        return widenBfloat16(static_cast<const std::uint16_t *>(w) + at);
+    else
+        return widenHalf(static_cast<const std::uint16_t *>(w) + at);
+}
+
+// The last `n` (fewer than kWidth) weights of a row from element `at`, the
+// lanes past them zero; nothing past the row is read (it may end the mapping).
+template<RowElement Element>
+inline Reg weightPart(const void *w, long at, long n)
 {
     if constexpr (Element == RowElement::Float) {
-        const float *p = static_cast<const float *>(w) + at;
-        return n == kWidth ? loadu(p) : loadPart(p, n);
+        return loadPart(static_cast<const float *>(w) + at, n);
     } else {
         const std::uint16_t *p = static_cast<const std::uint16_t *>(w) + at;
         std::uint16_t part[kWidth];
-        if (n < kWidth) { // never read past the row's end: it may be the mapping's
-            for (long l = 0; l < kWidth; ++l)
-                part[l] = l < n ? p[l] : 0;
-            p = part;
-        }
-        return Element == RowElement::BFloat16 ? widenBfloat16(p) : widenHalf(p);
+        for (long l = 0; l < kWidth; ++l)
+            part[l] = l < n ? p[l] : 0;
+        return weightVector<Element>(part, 0);
+    }
+}
+
+// One step of rowGroupDots: the `kCols` rows of w at `at` from element k
+// (`n` < kWidth of them: the row's end, else a whole vector) times x's rows.
+template<RowElement Element, long Rows, long kCols, bool Whole>
+inline void dotStep(const float *x, long ldx, const void *w, const long (&at)[kCols], long ahead, long k, long n,
+                    Reg (&acc)[Rows][kCols])
+{
+    Reg b[kCols];
+    for (long c = 0; c < kCols; ++c) {
+        b[c] = Whole ? weightVector<Element>(w, at[c] + k) : weightPart<Element>(w, at[c] + k, n);
+        if (ahead)
+            __builtin_prefetch(elementAt<Element>(w, at[c] + ahead + k));
+    }
+    for (long r = 0; r < Rows; ++r) {
+        const Reg a = Whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, n);
+        for (long c = 0; c < kCols; ++c)
+            acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
     }
 }
 
@@ -72,6 +101,7 @@ template<RowElement Element, long Rows>
 void rowGroupDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
     constexpr long kCols = 4;
+    const long whole = depth - depth % kWidth;
     for (long j0 = 0; j0 < cols; j0 += kCols) {
         const long nc = smaller(kCols, cols - j0);
         // Rows of w past the last are read as the last again (and not stored).
@@ -86,21 +116,10 @@ void rowGroupDots(const float *x, long ldx, const void *w, long ldw, long depth,
         for (long r = 0; r < Rows; ++r)
             for (long c = 0; c < kCols; ++c)
                 acc[r][c] = zero();
-        for (long k = 0; k < depth; k += kWidth) {
-            const long n = smaller(kWidth, depth - k);
-            Reg b[kCols];
-            for (long c = 0; c < kCols; ++c) {
-                b[c] = weightLanes<Element>(w, at[c] + k, n);
-                if (ahead)
-                    __builtin_prefetch(elementAt<Element>(w, at[c] + ahead + k));
-            }
-            for (long r = 0; r < Rows; ++r) {
-                const float *from = x + r * ldx + k;
-                const Reg a = n == kWidth ? loadu(from) : loadPart(from, n);
-                for (long c = 0; c < kCols; ++c)
-                    acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
-            }
-        }
+        for (long k = 0; k < whole; k += kWidth)
+            dotStep<Element, Rows, kCols, true>(x, ldx, w, at, ahead, k, kWidth, acc);
+        if (whole < depth)
+            dotStep<Element, Rows, kCols, false>(x, ldx, w, at, ahead, whole, depth - whole, acc);
         for (long r = 0; r < Rows; ++r)
             for (long c = 0; c < nc; ++c)
                 y[r * ldy + j0 + c] = sumOfLanes(acc[r][c]);
