@@ -1,5 +1,7 @@
 #include "model/headscores.h"
 
+#include "runtime/twothreads.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -147,12 +149,16 @@ std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vect
                                         const std::optional<QueryKey> &chosen, int window)
 {
     const PatternKeys keys(tokens, std::max(0, window));
-    std::vector<HeadScores> heads;
-    heads.reserve(layer.weights.size());
-    for (const RowMatrix<float> &w : layer.weights) {
+    for (const RowMatrix<float> &w : layer.weights)
         checkShape(w, tokens.size());
-        heads.push_back(scoresOf(w, keys, chosen));
-    }
+    // The heads on both threads: a layer's weights are megabytes, read once.
+    std::vector<HeadScores> heads(layer.weights.size());
+    const std::size_t half = heads.size() / 2;
+    const auto some = [&](std::size_t from, std::size_t to) {
+        for (std::size_t h = from; h < to; ++h)
+            heads[h] = scoresOf(layer.weights[h], keys, chosen);
+    };
+    runBoth([&] { some(0, half); }, [&] { some(half, heads.size()); });
     return heads;
 }
 

@@ -2,6 +2,7 @@
 
 #include "devicepixels.h"
 #include "model/firsttokenaside.h"
+#include "runtime/twothreads.h"
 
 #include <QObject>
 #include <QStringList>
@@ -141,73 +142,83 @@ ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int 
     return layers;
 }
 
-std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
-                                         bool firstTokenAside, int layerWindow)
+namespace {
+
+// One head's thumbnail (modelGridLayerLevels).
+QImage headLevels(const attn::RowMatrix<float> &w, bool causal, int maxSide, bool firstTokenAside, int layerWindow)
 {
-    Eigen::VectorXf rowScale;
-    Eigen::Array<float, 1, Eigen::Dynamic> high;
-    std::vector<int> keyFrom, keyTo; // each cell column's keys
     // Keys before this in row r are outside its window (none without one).
     const int window = causal ? std::max(0, layerWindow) : 0;
     const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
-    std::vector<QImage> tiles;
-    for (const attn::RowMatrix<float> &w : layer.weights) {
-        const int n = int(w.rows()), m = int(w.cols());
-        const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
-        QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
-        image.fill(0);
-        // With the first token set aside, row r's weights times its factor
-        // (attn::firstTokenAside) and column 0 drawn as masked.
-        rowScale.setOnes(n);
-        if (firstTokenAside)
-            for (int r = 0; r < n; ++r)
-                rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
-        const int firstShown = firstTokenAside ? 1 : 0;
-        if (rows == n && cols == m) {
-            // One pixel per weight (the texts a user types): no block to
-            // reduce, and 144 heads of 64 x 64 at every keystroke.
-            for (int r = 0; r < rows; ++r) {
-                uchar *line = image.scanLine(r);
-                const float *weights = w.row(r).data();
-                for (int c = 0; c < cols; ++c)
-                    line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
-                        ? uchar(kGridMasked)
-                        : level(weights[c] * rowScale[r]);
-            }
-            tiles.push_back(image);
-            continue;
-        }
-        // A line of cells at a time: the block's rows reduced key by key
-        // first (the largest weight each key has in them), then each cell's
-        // keys; the same largest as cell by cell, at a tenth of the work.
-        keyFrom.resize(std::size_t(cols));
-        keyTo.resize(std::size_t(cols));
-        for (int c = 0; c < cols; ++c) {
-            keyFrom[std::size_t(c)] = int(qint64(c) * m / cols);
-            keyTo[std::size_t(c)] = std::max(keyFrom[std::size_t(c)] + 1, int(qint64(c + 1) * m / cols));
-        }
+    const int n = int(w.rows()), m = int(w.cols());
+    const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
+    QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
+    image.fill(0);
+    // With the first token set aside, row r's weights times its factor
+    // (attn::firstTokenAside) and column 0 drawn as masked.
+    Eigen::VectorXf rowScale = Eigen::VectorXf::Ones(n);
+    if (firstTokenAside)
+        for (int r = 0; r < n; ++r)
+            rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
+    const int firstShown = firstTokenAside ? 1 : 0;
+    if (rows == n && cols == m) {
+        // One pixel per weight (the texts a user types): no block to
+        // reduce, and 144 heads of 64 x 64 at every keystroke.
         for (int r = 0; r < rows; ++r) {
             uchar *line = image.scanLine(r);
-            const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
-            high = w.row(r0).array() * rowScale[r0];
-            for (int y = r0 + 1; y < r1; ++y)
-                high = high.max(w.row(y).array() * rowScale[y]);
-            const int seenFrom = std::max(firstShown, firstSeen(r0));
-            for (int c = 0; c < cols; ++c) {
-                // The block's columns some row of it sees: masked when none.
-                const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = keyTo[std::size_t(c)];
-                if ((causal && c0 > r1 - 1) || c0 >= c1) {
-                    line[c] = uchar(kGridMasked);
-                    continue;
-                }
-                float largest = 0;
-                for (int k = c0; k < c1; ++k)
-                    largest = std::max(largest, high[k]);
-                line[c] = level(largest);
-            }
+            const float *weights = w.row(r).data();
+            for (int c = 0; c < cols; ++c)
+                line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
+                    ? uchar(kGridMasked)
+                    : level(weights[c] * rowScale[r]);
         }
-        tiles.push_back(image);
+        return image;
     }
+    // A line of cells at a time: the block's rows reduced key by key
+    // first (the largest weight each key has in them), then each cell's
+    // keys; the same largest as cell by cell, at a tenth of the work.
+    std::vector<int> keyFrom(std::size_t(cols), 0), keyTo(std::size_t(cols), 0); // each cell column's keys
+    Eigen::Array<float, 1, Eigen::Dynamic> high;
+    for (int c = 0; c < cols; ++c) {
+        keyFrom[std::size_t(c)] = int(qint64(c) * m / cols);
+        keyTo[std::size_t(c)] = std::max(keyFrom[std::size_t(c)] + 1, int(qint64(c + 1) * m / cols));
+    }
+    for (int r = 0; r < rows; ++r) {
+        uchar *line = image.scanLine(r);
+        const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
+        high = w.row(r0).array() * rowScale[r0];
+        for (int y = r0 + 1; y < r1; ++y)
+            high = high.max(w.row(y).array() * rowScale[y]);
+        const int seenFrom = std::max(firstShown, firstSeen(r0));
+        for (int c = 0; c < cols; ++c) {
+            // The block's columns some row of it sees: masked when none.
+            const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = keyTo[std::size_t(c)];
+            if ((causal && c0 > r1 - 1) || c0 >= c1) {
+                line[c] = uchar(kGridMasked);
+                continue;
+            }
+            float largest = 0;
+            for (int k = c0; k < c1; ++k)
+                largest = std::max(largest, high[k]);
+            line[c] = level(largest);
+        }
+    }
+    return image;
+}
+
+} // namespace
+
+std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
+                                         bool firstTokenAside, int layerWindow)
+{
+    // The heads on both threads: the layer's weights are megabytes, read once.
+    std::vector<QImage> tiles(layer.weights.size());
+    const std::size_t half = tiles.size() / 2;
+    const auto some = [&](std::size_t from, std::size_t to) {
+        for (std::size_t h = from; h < to; ++h)
+            tiles[h] = headLevels(layer.weights[h], causal, maxSide, firstTokenAside, layerWindow);
+    };
+    attn::runBoth([&] { some(0, half); }, [&] { some(half, tiles.size()); });
     return tiles;
 }
 
