@@ -293,6 +293,27 @@ private slots:
         QVERIFY(!f.actions()->layerProgress()->isVisible());
         QCOMPARE(f.model()->computedLayers(), 3);
     }
+
+    // The first run of a model just opened shows its layers as they come,
+    // however fast: the window has nothing of the model to show meanwhile.
+    // The next text's run, faster than the wait, again shows only its whole result.
+    void firstRunOfAModelFillsLayerByLayer()
+    {
+        Fixture f;
+        f.model()->setLayerByLayerAfter(60 * 60 * 1000);
+        std::vector<int> partials;
+        QObject::connect(f.model(), &ModelDocument::resultChanged, f.model(), [&] {
+            if (!f.model()->trace() && f.model()->computedLayers() > 0)
+                partials.push_back(f.model()->computedLayers());
+        });
+        QVERIFY(f.openModel(kOther));
+        QCOMPARE(partials, (std::vector<int>{1, 2, 3}));
+        partials.clear();
+        f.type(kText);
+        QVERIFY(f.idle());
+        QVERIFY(partials.empty());
+        QCOMPARE(f.model()->computedLayers(), 3);
+    }
 };
 
 QTEST_MAIN(TestLayerProgress)

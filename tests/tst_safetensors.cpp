@@ -72,6 +72,8 @@ private slots:
     void matrixAndVector();
     void refusesNonFinite_data();
     void refusesNonFinite();
+    void refusesNonFiniteInALargeTensor_data();
+    void refusesNonFiniteInALargeTensor();
     void malformed_data();
     void malformed();
     void referenceBytes_data();
@@ -227,6 +229,52 @@ void TestSafetensors::refusesNonFinite()
     QVERIFY2(st, qPrintable(error));
     QVERIFY(!st->matrix(QStringLiteral("w"), 2, 2, &error));
     QCOMPARE(error, message);
+}
+
+// A tensor of more than a million elements is checked on two threads, half
+// each: a value that is not finite is found in either half, and named.
+void TestSafetensors::refusesNonFiniteInALargeTensor_data()
+{
+    QTest::addColumn<QString>("dtype");
+    QTest::addColumn<QByteArray>("element");
+    QTest::addColumn<qint64>("at");
+    QTest::addColumn<QString>("what");
+    const qint64 last = 1024 * 1025 - 1;
+    QTest::newRow("F32, the last element") << "F32" << QByteArray("\x00\x00\x80\x7f", 4) << last << "infinite";
+    QTest::newRow("F32, the first half") << "F32" << QByteArray("\x00\x00\xc0\x7f", 4) << qint64(1000) << "NaN";
+    QTest::newRow("BF16, the last element") << "BF16" << QByteArray("\xc1\x7f", 2) << last << "NaN";
+    QTest::newRow("F16, the second half") << "F16" << QByteArray("\x00\xfc", 2) << qint64(600000) << "infinite";
+}
+
+void TestSafetensors::refusesNonFiniteInALargeTensor()
+{
+    QFETCH(QString, dtype);
+    QFETCH(QByteArray, element);
+    QFETCH(qint64, at);
+    QFETCH(QString, what);
+    const qint64 rows = 1024, cols = 1025, size = element.size();
+    const QByteArray header = QStringLiteral(R"({"w":{"dtype":"%1","shape":[%2,%3],"data_offsets":[0,%4]}})")
+                                  .arg(dtype).arg(rows).arg(cols).arg(rows * cols * size).toUtf8();
+    QByteArray data(int(rows * cols * size), '\0');
+    data.replace(int(at * size), int(size), element);
+    QString error;
+    const std::optional<SafetensorsFile> st =
+        SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
+    QVERIFY2(st, qPrintable(error));
+    const QString message = QStringLiteral("w.safetensors: tensor \"w\": element %1 [%2, %3] is %4 (weights must be finite)")
+                                .arg(at).arg(at / cols).arg(at % cols).arg(what);
+    if (dtype == "F32")
+        QVERIFY(!st->matrix(QStringLiteral("w"), rows, cols, &error));
+    else // how a model's F16 and BF16 weights are checked at open, unconverted
+        QVERIFY(!st->checkFiniteStored(*st->find(QStringLiteral("w")), &error));
+    QCOMPARE(error, message);
+    // Without it, the tensor passes.
+    data.replace(int(at * size), int(size), QByteArray(int(size), '\0'));
+    const std::optional<SafetensorsFile> clean =
+        SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
+    QVERIFY(clean);
+    QVERIFY(dtype == "F32" ? bool(clean->matrix(QStringLiteral("w"), rows, cols, &error))
+                           : clean->checkFiniteStored(*clean->find(QStringLiteral("w")), &error));
 }
 
 void TestSafetensors::malformed_data()

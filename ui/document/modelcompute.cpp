@@ -117,8 +117,10 @@ void ModelDocument::startCompute(bool resume)
     in.serial = ++m_runSerial;
     m_runLayersDone = 0;
     m_layersWaiting.clear();
-    // While layers of a run are shown (going, or stopped), the next run's come as they are done too.
-    m_runShowsLayers = m_layerByLayerTimer->interval() == 0 || (!m_trace && m_computedLayers > 0);
+    // While layers of a run are shown (going, or stopped), the next run's
+    // come as they are done too; so do the first run's of a model just
+    // opened: there is nothing for them to flicker over.
+    m_runShowsLayers = m_layerByLayerTimer->interval() == 0 || (!m_trace && (m_computedLayers > 0 || m_nothingShownYet));
     if (!m_runShowsLayers)
         m_layerByLayerTimer->start();
     using Result = std::shared_ptr<ModelRunResult>;
@@ -158,6 +160,7 @@ void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
     releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable, m_reusableRollout});
     m_tokens = out->run->tokens;
     m_trace = out->trace;
+    m_nothingShownYet = m_nothingShownYet && !m_trace;
     m_reusable = out->trace;
     m_reusableRollout = out->rollout;
     m_shownRun = out->run;

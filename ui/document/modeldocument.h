@@ -169,7 +169,8 @@ public:
     // done (the same text and switched-off heads: nothing done is redone).
     void computeRest();
     // A run shows its layers as it goes once it has taken this long; a
-    // faster one shows its whole result at once, as it always did (tests set 0).
+    // faster one shows its whole result at once, as it always did (tests set
+    // 0). The first run of a model just opened shows its layers as they come.
     void setLayerByLayerAfter(int milliseconds);
     static constexpr int kLayerByLayerAfterMs = 300;
 
@@ -245,6 +246,7 @@ private:
     std::shared_ptr<const ModelRunStart> m_shownRun;    // the run whose layers are shown
     int m_computedLayers = 0;
     bool m_stopped = false;
+    bool m_nothingShownYet = false; // no run of the model just opened has given a whole result
     int m_runSerial = 0;         // counts runs asked
     int m_runLayersDone = 0;     // layers the latest run reported
     bool m_runShowsLayers = false; // the latest run has gone on long enough to show its layers
