@@ -1,21 +1,21 @@
 #include "model/rollout.h"
 
+#include "runtime/twothreads.h"
+
+#include <cmath>
 #include <stdexcept>
 
 namespace attn {
 namespace {
 
-// u · Ã (Ã = residualAttention(layer)) for the rows of u, without forming
-// Ã: Ã's row k is (0.5 · mean of the heads' row k + 0.5 · e_k) / s_k, s_k
-// that row's sum, so u · Ã = 0.5 · (u / s) · mean + 0.5 · (u / s). Only
-// keys up to row k's own are read: the rest are masked (zero).
-RowMatrix<double> timesResidualAttention(const RowMatrix<double> &u, const LayerTrace &layer)
+// The terms of timesResidualAttention from Ã's rows [k0, k1).
+RowMatrix<double> residualTerms(const RowMatrix<double> &u, const LayerTrace &layer, Eigen::Index k0, Eigen::Index k1)
 {
     const Eigen::Index n = u.cols();
     const double heads = double(layer.weights.size());
     RowMatrix<double> out = RowMatrix<double>::Zero(u.rows(), n);
     Eigen::Matrix<double, 1, Eigen::Dynamic> summed(n); // row k of the heads' weights, added
-    for (Eigen::Index k = 0; k < n; ++k) {
+    for (Eigen::Index k = k0; k < k1; ++k) {
         auto keys = summed.head(k + 1);
         keys.setZero();
         for (const RowMatrix<float> &w : layer.weights)
@@ -28,6 +28,19 @@ RowMatrix<double> timesResidualAttention(const RowMatrix<double> &u, const Layer
         }
     }
     return out;
+}
+
+// u · Ã (Ã = residualAttention(layer)) for the rows of u, without forming
+// Ã: Ã's row k is (0.5 · mean of the heads' row k + 0.5 · e_k) / s_k, s_k
+// that row's sum, so u · Ã = 0.5 · (u / s) · mean + 0.5 · (u / s). Only
+// keys up to row k's own are read: the rest are masked (zero). Row k costs
+// k + 1, so the rows up to n / √2 are half the work: one thread each.
+RowMatrix<double> timesResidualAttention(const RowMatrix<double> &u, const LayerTrace &layer)
+{
+    const Eigen::Index n = u.cols(), split = Eigen::Index(double(n) / std::sqrt(2.0));
+    RowMatrix<double> first, second;
+    runBoth([&] { first = residualTerms(u, layer, 0, split); }, [&] { second = residualTerms(u, layer, split, n); });
+    return first + second;
 }
 
 } // namespace

@@ -226,7 +226,8 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
 {
     side = std::max(1, side);
     ModelGridLevels out;
-    std::vector<int> highest; // of one line of cells, per pixel column
+    static_assert(kGridMasked == 255 && kGridLevelTop < kGridMasked, "a masked pixel must wrap to 0 when one is added");
+    std::vector<uchar> highest; // of one line of cells, per pixel column: 0 masked, else level + 1
     for (const std::vector<QImage> &layer : levels) {
         std::vector<QImage> tiles;
         for (const QImage &level : layer) {
@@ -239,22 +240,24 @@ ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
             QImage image(cols, rows, QImage::Format_Grayscale8);
             for (int r = 0; r < rows; ++r) {
                 // The block's rows reduced pixel column by pixel column
-                // first (-1: masked in every row), then each cell's columns.
+                // first, then each cell's columns. A level is kept plus one,
+                // so that the masked pixel (255) wraps to 0 and loses to
+                // every level: no branch, and the compiler's vectors do it.
                 const int r0 = int(qint64(r) * n / rows), r1 = int(qint64(r + 1) * n / rows);
-                highest.assign(std::size_t(m), -1);
+                highest.assign(std::size_t(m), 0);
                 for (int y = r0; y < r1; ++y) {
                     const uchar *in = level.constScanLine(y);
+                    uchar *most = highest.data();
                     for (int x = 0; x < m; ++x)
-                        if (in[x] != kGridMasked)
-                            highest[std::size_t(x)] = std::max(highest[std::size_t(x)], int(in[x]));
+                        most[x] = std::max(most[x], uchar(in[x] + 1));
                 }
                 uchar *line = image.scanLine(r);
                 for (int c = 0; c < cols; ++c) {
                     const int c0 = int(qint64(c) * m / cols), c1 = int(qint64(c + 1) * m / cols);
-                    int cell = -1;
+                    uchar cell = 0;
                     for (int x = c0; x < c1; ++x)
                         cell = std::max(cell, highest[std::size_t(x)]);
-                    line[c] = cell < 0 ? uchar(kGridMasked) : uchar(cell);
+                    line[c] = cell == 0 ? uchar(kGridMasked) : uchar(cell - 1);
                 }
             }
             tiles.push_back(std::move(image));
