@@ -186,9 +186,15 @@ QImage headLevels(const attn::RowMatrix<float> &w, bool causal, int maxSide, boo
     for (int r = 0; r < rows; ++r) {
         uchar *line = image.scanLine(r);
         const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
-        high = w.row(r0).array() * rowScale[r0];
-        for (int y = r0 + 1; y < r1; ++y)
-            high = high.max(w.row(y).array() * rowScale[y]);
+        if (firstTokenAside) {
+            high = w.row(r0).array() * rowScale[r0];
+            for (int y = r0 + 1; y < r1; ++y)
+                high = high.max(w.row(y).array() * rowScale[y]);
+        } else {
+            high = w.row(r0).array();
+            for (int y = r0 + 1; y < r1; ++y)
+                high = high.max(w.row(y).array());
+        }
         const int seenFrom = std::max(firstShown, firstSeen(r0));
         for (int c = 0; c < cols; ++c) {
             // The block's columns some row of it sees: masked when none.
