@@ -3,18 +3,22 @@
 #include "benchcommand.h"
 #include "benchtiming.h"
 #include "runtime/blasruntime.h"
+#include "model/memoryestimate.h"
+#include "model/openmodel.h"
 #include "document.h"
 #include "mainwindow.h"
 #include "modeldocument.h"
 #include "timedapplication.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QStringList>
 #include <QWindow>
 #include <algorithm>
+#include <unistd.h>
 
 namespace {
 
@@ -27,6 +31,16 @@ bool settle(ModelDocument &model, int before, const int &results, const QString 
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     QCoreApplication::processEvents();
     return failure.isEmpty() && model.snapshot()->error.isEmpty();
+}
+
+// The process's resident set now, in MiB (Linux's statm counts pages).
+double residentMiB()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0) : -1;
 }
 
 // What the text is made of, each piece one token: words of plain English
@@ -119,6 +133,7 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
             firstLayerMs = timer.nsecsElapsed() / 1e6;
     });
     TimedApplication::resetLongest();
+    const double residentBeforeOpen = residentMiB();
     model.open(args.model);
     while (failure.isEmpty() && (base.isEmpty() || model.isOpening() || model.isComputing() || model.tokens().empty()))
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
@@ -203,7 +218,18 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
         out["switch_to_repainted_median_ms"] = summarize(switching).medianMs;
         out["switch_to_repainted_min_ms"] = summarize(switching).minMs;
     }
+    // What the peak is made of: the program before the model, the weights
+    // file (mapped whole), and one trace of the text (the views keep the
+    // shown one while the next is computed, so two at the peak).
     out["peak_rss_mib"] = peakResidentMiB();
+    out["resident_before_open_mib"] = residentBeforeOpen;
+    QString ignored;
+    if (const std::optional<attn::ModelFiles> files = attn::resolveModel(args.model, &ignored))
+        if (const std::optional<attn::WeightsOnDisk> weights = attn::weightsOnDisk(files->weightsFile(), &ignored))
+            out["weights_file_mib"] = double(weights->fileBytes) / (1024.0 * 1024.0);
+    const attn::ModelTrace *trace = model.trace().get();
+    out["trace_mib"] = attn::traceBytes(*model.config(), int(model.tokens().size()),
+                                        trace && trace->options.keepScores) / (1024.0 * 1024.0);
     out["blas_core"] = QString::fromStdString(attn::blasCoreName());
     return out;
 }

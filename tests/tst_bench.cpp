@@ -7,6 +7,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFileInfo>
 #include <QTest>
 
 namespace {
@@ -127,6 +128,11 @@ private slots:
         QVERIFY(out["typed_to_repainted_min_ms"].toDouble() <= out["typed_to_repainted_median_ms"].toDouble());
         QVERIFY(out["longest_gui_event_max_ms"].toDouble() >= out["longest_gui_event_median_ms"].toDouble());
         QVERIFY(!out["longest_gui_event"].toString().isEmpty());
+        // What the peak is made of: the program before the model, the weights file, a trace.
+        QVERIFY(out["resident_before_open_mib"].toDouble() > 0);
+        QVERIFY(out["resident_before_open_mib"].toDouble() <= out["peak_rss_mib"].toDouble());
+        QCOMPARE(out["weights_file_mib"].toDouble(), QFileInfo(model + "/model.safetensors").size() / (1024.0 * 1024.0));
+        QVERIFY(out["trace_mib"].toDouble() > 0);
         // Switching a head of the middle layer (of 2: layer 1) off and on, each until repainted.
         QCOMPARE(out["switch_off_layer"].toInt(), 1);
         QVERIFY(out["switch_to_repainted_min_ms"].toDouble() > 0);
