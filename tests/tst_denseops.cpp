@@ -315,6 +315,52 @@ private slots:
         QVERIFY((dense(x, p) - plain).cwiseAbs().maxCoeff() < 1e-4f * std::max(1.0f, plain.cwiseAbs().maxCoeff()));
     }
 
+    // dense() of several layers over the same x at once (q, k and v; gate
+    // and up): the same bits as one by one, whatever the weights' storage,
+    // for a few rows (shared chunks) and for many (one after the other).
+    void denseEachIsDenseOfEach_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<bool>("conv1d"); // one weight stored [in, out]: never dotted
+        QTest::newRow("two rows") << 2 << false;
+        QTest::newRow("eight rows") << 8 << false;
+        QTest::newRow("nine rows") << 9 << false;
+        QTest::newRow("two rows, one Conv1D weight") << 2 << true;
+        QTest::newRow("130 rows") << 130 << false;
+    }
+
+    void denseEachIsDenseOfEach()
+    {
+        QFETCH(int, rows);
+        QFETCH(bool, conv1d);
+        const int inputs = 70;
+        const RowMatrix<float> x = randomMatrix(rows, inputs, 11);
+        std::shared_ptr<RowMatrix<float>> keepMapped;
+        DenseParameters mapped, stored, half, plain;
+        mapped.weight = weightOf(randomMatrix(40, inputs, 12), Storage::MappedStrided, keepMapped);
+        mapped.transposed = true;
+        mapped.bias = randomMatrix(1, 40, 13);
+        std::shared_ptr<RowMatrix<float>> keepStored;
+        stored.weight = weightOf(randomMatrix(9, inputs, 14), Storage::Stored, keepStored);
+        stored.transposed = true;
+        half.weight = WeightMatrix::stored(
+            std::make_shared<SixteenBitRows>(randomMatrix(33, inputs, 15), kernels::RowElement::BFloat16, inputs));
+        half.transposed = true;
+        half.bias = randomMatrix(1, 33, 16);
+        plain.weight = conv1d ? WeightMatrix(randomMatrix(inputs, 21, 17)) : WeightMatrix(randomMatrix(21, inputs, 17));
+        plain.transposed = !conv1d;
+        const std::vector<const DenseParameters *> layers = {&mapped, &stored, &half, &plain};
+        const std::vector<RowMatrix<float>> together = denseEach(x, layers);
+        QCOMPARE(together.size(), layers.size());
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            const RowMatrix<float> alone = dense(x, *layers[i]);
+            QCOMPARE(together[i].rows(), alone.rows());
+            QCOMPARE(together[i].cols(), alone.cols());
+            QVERIFY2(std::memcmp(together[i].data(), alone.data(), sizeof(float) * std::size_t(alone.size())) == 0,
+                     qPrintable(QString::number(i)));
+        }
+    }
+
     // Both ways agree with the exact product to float's rounding.
     void ownAndBlasAgree()
     {

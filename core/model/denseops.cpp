@@ -132,29 +132,46 @@ void shareItems(Index count, Work work)
         run();
 }
 
-// y = x * Wᵀ for a few rows, W's rows (output features) a chunk at a time
-// on both threads: read where they lie (floats, BF16, F16), or converted
-// into the cache first (quantised blocks).
-void fewRowDots(const MatrixIn<float> &x, const WeightMatrix &w, RowMatrix<float> &y)
+// Where W's rows lie for rowDots: in place (floats, BF16, F16), or null (converted first).
+RowsInPlace rowsOf(const WeightMatrix &w)
+{
+    return w.isStored() ? w.storedRows()->inPlace()
+                        : RowsInPlace{w.data(), w.outerStride(), kernels::RowElement::Float};
+}
+
+// Output features [first, first + count) of y = x * Wᵀ: W's rows dotted
+// where they lie, or converted into the cache first (quantised blocks).
+void dotChunk(const MatrixIn<float> &x, const WeightMatrix &w, const RowsInPlace &place, Index first, Index count,
+              RowMatrix<float> &y)
 {
     const kernels::AttentionKernels &k = kernels::activeAttentionKernels();
-    const Index outputs = w.rowCount(), inputs = w.colCount();
-    const RowsInPlace place = w.isStored() ? w.storedRows()->inPlace()
-                                           : RowsInPlace{w.data(), w.outerStride(), kernels::RowElement::Float};
-    const Index chunk = std::max<Index>(4, kDotChunkFloats / inputs);
+    const Index inputs = w.colCount();
+    float *out = y.data() + first;
+    if (place.data) {
+        k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), place.at(first, 0), place.element,
+                  long(place.stride), long(inputs), long(count), out, long(y.outerStride()));
+        return;
+    }
+    thread_local std::vector<float> rows;
+    rows.resize(std::size_t(count * inputs));
+    w.toFloat(first, count, rows.data());
+    k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), rows.data(), kernels::RowElement::Float, long(inputs),
+              long(inputs), long(count), out, long(y.outerStride()));
+}
+
+// The rows of W taken at a time by one thread.
+Index dotChunkRows(const WeightMatrix &w)
+{
+    return std::max<Index>(4, kDotChunkFloats / std::max<Index>(1, w.colCount()));
+}
+
+// y = x * Wᵀ for a few rows, W's rows (output features) a chunk at a time on both threads.
+void fewRowDots(const MatrixIn<float> &x, const WeightMatrix &w, RowMatrix<float> &y)
+{
+    const RowsInPlace place = rowsOf(w);
+    const Index outputs = w.rowCount(), chunk = dotChunkRows(w);
     shareItems((outputs + chunk - 1) / chunk, [&](Index c) {
-        const Index first = c * chunk, count = std::min(chunk, outputs - first);
-        float *out = y.data() + first;
-        if (place.data) {
-            k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), place.at(first, 0), place.element,
-                      long(place.stride), long(inputs), long(count), out, long(y.outerStride()));
-            return;
-        }
-        thread_local std::vector<float> rows;
-        rows.resize(std::size_t(chunk * inputs));
-        w.toFloat(first, count, rows.data());
-        k.rowDots(x.data(), long(x.outerStride()), long(x.rows()), rows.data(), kernels::RowElement::Float,
-                  long(inputs), long(inputs), long(count), out, long(y.outerStride()));
+        dotChunk(x, w, place, c * chunk, std::min(chunk, outputs - c * chunk), y);
     });
 }
 
@@ -303,6 +320,43 @@ RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p)
         }
     }
     return y;
+}
+
+std::vector<RowMatrix<float>> denseEach(const MatrixIn<float> &x, const std::vector<const DenseParameters *> &layers)
+{
+    std::vector<RowMatrix<float>> out;
+    bool together = true;
+    for (const DenseParameters *p : layers)
+        together = together && fewRowsDotted(x.rows(), p->weight, p->transposed);
+    if (!together) {
+        for (const DenseParameters *p : layers)
+            out.push_back(dense(x, *p));
+        return out;
+    }
+    // Every layer's chunks in one list, shared by the two threads at once.
+    struct Chunk
+    {
+        std::size_t layer;
+        Index first, count;
+    };
+    std::vector<Chunk> chunks;
+    std::vector<RowsInPlace> places;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const WeightMatrix &w = layers[i]->weight;
+        out.emplace_back(x.rows(), w.rowCount());
+        places.push_back(rowsOf(w));
+        const Index outputs = w.rowCount(), chunk = dotChunkRows(w);
+        for (Index first = 0; first < outputs; first += chunk)
+            chunks.push_back({i, first, std::min(chunk, outputs - first)});
+    }
+    shareItems(Index(chunks.size()), [&](Index c) {
+        const Chunk &k = chunks[std::size_t(c)];
+        dotChunk(x, layers[k.layer]->weight, places[k.layer], k.first, k.count, out[k.layer]);
+    });
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        if (layers[i]->bias.size() > 0)
+            out[i].rowwise() += layers[i]->bias;
+    return out;
 }
 
 RowVector<float> weightRow(const WeightMatrix &w, Index row)

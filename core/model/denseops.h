@@ -9,6 +9,7 @@
 #include "model/modelparameters.h"
 
 #include <optional>
+#include <vector>
 
 namespace attn {
 
@@ -17,6 +18,11 @@ RowMatrix<float> dense(const MatrixIn<float> &x, const DenseParameters &p);
 
 // x * W, or x * Wᵀ, the bias not added: dense() without its last step.
 RowMatrix<float> product(const MatrixIn<float> &x, const DenseParameters &p);
+
+// dense(x, *layer) for each layer, in order. For a few rows (typing a word)
+// their weights' rows are shared between the two threads in one go: one
+// handing over of work for q, k and v together, not three.
+std::vector<RowMatrix<float>> denseEach(const MatrixIn<float> &x, const std::vector<const DenseParameters *> &layers);
 
 // Row `row` of a weight (a token's embedding) as floats.
 RowVector<float> weightRow(const WeightMatrix &w, Eigen::Index row);

@@ -149,11 +149,11 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
 {
     const ModelConfig &c = model.config;
     const BlockParameters &b = model.blocks[std::size_t(layer)];
-    Matrix q = dense(x, b.query), k = dense(x, b.key);
-    prepareQueriesAndKeys(c, b, layer, from, q, k);
-    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, std::move(q));
-    trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, std::move(k));
-    trace.values = belowPrefix(prefix ? &prefix->values : nullptr, from, dense(x, b.value));
+    std::vector<Matrix> qkv = denseEach(x, {&b.query, &b.key, &b.value});
+    prepareQueriesAndKeys(c, b, layer, from, qkv[0], qkv[1]);
+    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, std::move(qkv[0]));
+    trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, std::move(qkv[1]));
+    trace.values = belowPrefix(prefix ? &prefix->values : nullptr, from, std::move(qkv[2]));
 
     const AttentionSettings settings = attentionSettings(c, layer, options);
     const Eigen::Index n = trace.queries.rows(), dk = c.headDim();
@@ -203,9 +203,10 @@ Matrix feedForward(const ModelConfig &c, const BlockParameters &b, const Matrix 
         activate(inner, c.activation);
         return dense(inner, b.mlpOut);
     }
-    Matrix gate = dense(x, b.mlpGate);
+    std::vector<Matrix> gateAndIn = denseEach(x, {&b.mlpGate, &b.mlpIn});
+    Matrix &gate = gateAndIn[0];
     activate(gate, c.activation);
-    gate.array() *= dense(x, b.mlpIn).array();
+    gate.array() *= gateAndIn[1].array();
     return dense(gate, b.mlpOut);
 }
 
