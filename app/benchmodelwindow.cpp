@@ -225,7 +225,7 @@ QJsonObject modelWindowBench(const ModelBenchArgs &args, QString *error)
     out["resident_before_open_mib"] = residentBeforeOpen;
     QString ignored;
     if (const std::optional<attn::ModelFiles> files = attn::resolveModel(args.model, &ignored))
-        if (const std::optional<attn::WeightsOnDisk> weights = attn::weightsOnDisk(files->weightsFile(), &ignored))
+        if (const std::optional<attn::WeightsOnDisk> weights = attn::weightsOnDisk(*files, *model.config(), &ignored))
             out["weights_file_mib"] = double(weights->fileBytes) / (1024.0 * 1024.0);
     const attn::ModelTrace *trace = model.trace().get();
     out["trace_mib"] = attn::traceBytes(*model.config(), int(model.tokens().size()),
