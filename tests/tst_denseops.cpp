@@ -285,7 +285,7 @@ private slots:
             // Halves below the normal range, a negative zero and the largest
             // half: each set widens them exactly (SSE2 bit by bit).
             const float edges[] = {1e-6f, -3e-7f, -0.0f, 65504.0f, 6.0e-8f};
-            for (int e = 0; e < 5; ++e)
+            for (int e = 0; e < 5 && whole.rows() > 15 && whole.cols() > 13; ++e)
                 whole(13 + e % 3, 9 + e) = edges[e];
             const auto stored = std::make_shared<SixteenBitRows>(
                 whole, half ? kernels::RowElement::Half : kernels::RowElement::BFloat16, whole.cols() + 3);
