@@ -349,9 +349,12 @@ private slots:
         QVERIFY(!toggle->isEnabled());
         QVERIFY(f.open(m_model, m_text));
         QVERIFY(toggle->isEnabled());
+        // Not computed while the dock is hidden: most texts typed never show it.
+        QVERIFY(!f.model()->rollout());
         toggle->trigger();
         QVERIFY(f.actions()->rolloutDock()->isVisible());
         RolloutView *view = f.actions()->rollout();
+        QTRY_VERIFY(view->rollout()); // computed on a worker once shown
         QVERIFY(view->explanation().contains(QLatin1String("not an explanation")));
 
         const auto check = [&](const char *key) {
@@ -375,6 +378,19 @@ private slots:
         // A switched-off head still counts in the mean, but the later layers' weights change.
         QVERIFY(f.toggle(0, 1));
         check("gpt2_ablate_0_1");
+        // Typing at the end with the dock shown: the rows of the text before
+        // are the rollout before's, the new ones carried down the layers
+        // (the whole product's numbers to double's rounding).
+        const std::shared_ptr<const attn::RowMatrix<double>> before = view->rollout();
+        f.type(m_text + QStringLiteral(" the"));
+        QVERIFY(f.idle());
+        const int kept = f.model()->reusedPositions();
+        QVERIFY(kept > 0);
+        QTRY_VERIFY(view->rollout() && view->rollout() != before);
+        const attn::RowMatrix<double> whole = attn::attentionRollout(*f.model()->trace());
+        QCOMPARE(view->rollout()->rows(), whole.rows());
+        QVERIFY((*view->rollout() - whole).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY(view->rollout()->topLeftCorner(kept, kept) == before->topLeftCorner(kept, kept));
 
         // Offscreen picture with the head off and the dock on screen, for a person to look at.
         const QString shots = qEnvironmentVariable("ATTN_ABLATION_SHOT");

@@ -1,12 +1,14 @@
 // ModelDocument's passes through the document's scheduler: a new text or set
-// of switched-off heads (the "model" channel) and another layer's view
-// ("model-layer"). Everything slow runs in the job on a worker (modelrun.h):
-// the forward pass, the rollout, the selected layer's view and the grid's
-// thumbnails; the GUI thread only takes each layer and the answer.
+// of switched-off heads (the "model" channel), another layer's view
+// ("model-layer"), the grid with the first token set aside and the rollout
+// once they are shown. Everything slow runs in the job on a worker
+// (modelrun.h): the forward pass, the rollout, the selected layer's view and
+// the grid's thumbnails; the GUI thread only takes each layer and the answer.
 
 #include "modeldocument.h"
 
 #include "model/layerview.h"
+#include "model/rollout.h"
 
 #include <QThreadPool>
 #include <QGuiApplication>
@@ -18,6 +20,7 @@ namespace {
 const QString kRunChannel = QStringLiteral("model");
 const QString kLayerChannel = QStringLiteral("model-layer");
 const QString kAsideGridChannel = QStringLiteral("model-grid-aside");
+const QString kRolloutChannel = QStringLiteral("model-rollout");
 
 using LayerResult = std::shared_ptr<const attn::AttentionResult>;
 
@@ -34,7 +37,7 @@ void releaseOnWorker(std::vector<std::shared_ptr<const void>> held)
 bool ModelDocument::isComputing() const
 {
     return m_scheduler->isBusy(kRunChannel) || m_scheduler->isBusy(kLayerChannel)
-        || m_scheduler->isBusy(kAsideGridChannel);
+        || m_scheduler->isBusy(kAsideGridChannel) || m_scheduler->isBusy(kRolloutChannel);
 }
 
 void ModelDocument::cancelRuns()
@@ -42,6 +45,7 @@ void ModelDocument::cancelRuns()
     m_scheduler->cancel(kRunChannel);
     m_scheduler->cancel(kLayerChannel);
     m_scheduler->cancel(kAsideGridChannel);
+    m_scheduler->cancel(kRolloutChannel);
 }
 
 std::shared_ptr<const ModelGridLevels> ModelDocument::gridLevels() const
@@ -92,10 +96,38 @@ void ModelDocument::requestAsideGrid()
         });
 }
 
+void ModelDocument::setRolloutShown(bool shown)
+{
+    m_rolloutShown = shown;
+    requestRollout();
+}
+
+void ModelDocument::requestRollout()
+{
+    if (!m_rolloutShown || !m_trace || m_rollout)
+        return;
+    const std::shared_ptr<const attn::ModelTrace> trace = m_trace;
+    using Rollout = std::shared_ptr<const attn::RowMatrix<double>>;
+    m_scheduler->requestJob<Rollout>(
+        kRolloutChannel,
+        [trace](const attn::CancelFlag &) {
+            return std::make_shared<const attn::RowMatrix<double>>(attn::attentionRollout(*trace));
+        },
+        this, [this, trace](const Rollout &rollout) {
+            if (trace != m_trace)
+                return; // the run of a newer text brings its own
+            m_rollout = rollout;
+            if (m_reusable == trace)
+                m_reusableRollout = rollout; // the next typed word extends it
+            emit resultChanged();
+        });
+}
+
 void ModelDocument::startCompute(bool resume)
 {
     m_scheduler->cancel(kLayerChannel); // the run gives the selected layer's view of its own trace
     m_scheduler->cancel(kAsideGridChannel);
+    m_scheduler->cancel(kRolloutChannel);
     ModelRunInput in;
     in.model = m_model;
     in.tokenizer = m_tokenizer;
@@ -110,6 +142,7 @@ void ModelDocument::startCompute(bool resume)
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     in.previous = m_reusable;
     in.previousRollout = m_reusableRollout;
+    in.rollout = m_rolloutShown;
     if (resume && m_stopped && m_shownRun) {
         in.resumeFrom = m_shownRun->trace;
         in.resumeLayers = m_computedLayers;
@@ -197,6 +230,7 @@ void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
     if (m_trace && !shownAlready && out->layer != layer())
         requestLayer();
     requestAsideGrid(); // the first token was set aside while the run went on
+    requestRollout();   // the rollout was shown while the run went on
 }
 
 void ModelDocument::onSelectionChanged()

@@ -147,11 +147,12 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         growing->maskPredictions = std::move(pass.maskPredictions);
         out->trace = growing;
         attn::stopIfCancelled(&cancel);
-        out->rollout = std::make_shared<const attn::RowMatrix<double>>(
-            // Typing at the end: the rows of the text before are the rollout before's.
-            start->reused > 0 && in.previousRollout && c.causal && in.previousRollout->rows() >= start->reused
-                ? attn::extendedRollout(*out->trace, *in.previousRollout, start->reused)
-                : attn::attentionRollout(*out->trace));
+        if (in.rollout)
+            out->rollout = std::make_shared<const attn::RowMatrix<double>>(
+                // Typing at the end: the rows of the text before are the rollout before's.
+                start->reused > 0 && in.previousRollout && c.causal && in.previousRollout->rows() >= start->reused
+                    ? attn::extendedRollout(*out->trace, *in.previousRollout, start->reused)
+                    : attn::attentionRollout(*out->trace));
         out->grid = std::make_shared<const ModelGridLevels>(std::move(grid));
         auto coloured = std::make_shared<ModelGridTiles>(in.colours);
         coloured->images = std::move(tiles);

@@ -43,6 +43,7 @@ struct ModelRunInput
     int layer = 0;            // the selected layer: its view is built on the worker
     ModelGridTiles colours;   // the grid's colours when the run was asked
     bool firstTokenAside = false;
+    bool rollout = true;      // whether to compute the rollout (it is shown)
     int serial = 0;           // which run of the document this is
 };
 
@@ -77,7 +78,7 @@ struct ModelRunResult
 {
     std::shared_ptr<const ModelRunStart> run;
     std::shared_ptr<const attn::ModelTrace> trace; // run->trace, complete (null on error)
-    std::shared_ptr<const attn::RowMatrix<double>> rollout;
+    std::shared_ptr<const attn::RowMatrix<double>> rollout; // when asked
     std::shared_ptr<const ModelGridLevels> grid;
     std::shared_ptr<const ModelGridTiles> gridTiles;  // `grid` in the colours asked
     std::shared_ptr<const ModelGridLevels> asideGrid; // when asked

@@ -181,6 +181,7 @@ void ModelActions::populateMenu(QMenu *file)
     connect(m_rolloutDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && m_rolloutDock->height() < 360)
             m_window->resizeDocks({m_rolloutDock}, {360}, Qt::Vertical); // room for the heatmap and its text
+        m_model->setRolloutShown(visible); // computed only while it is on screen
     });
     // View › Attention rollout: only a model has layers to roll out.
     QAction *toggle = m_rolloutDock->toggleViewAction();
@@ -372,6 +373,8 @@ void ModelActions::onResult()
         m_grid->setLevels(m_model->gridLevels(), m_model->gridTiles());
         updateGridScores();
         updateRollout();
+    } else if (m_model->rollout() != m_rollout->rollout()) {
+        updateRollout(); // computed after the rest, when the dock was shown
     }
     updateGuesses();
     if (m_lessonStart && m_lessonOpened && m_model->trace()) {
