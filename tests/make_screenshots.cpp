@@ -422,6 +422,9 @@ int main(int argc, char **argv)
             doc.selection()->setHead(HeadRef::one(1, induction));
             doc.setQuery(20); // "t" of the second copy: it looks at "r", which followed "t" before
             raiseDock(window, window.modelActions()->rollout());
+            // The rollout is computed once its dock is shown.
+            if (!QTest::qWaitFor([&] { return !model->isComputing() && window.modelActions()->rollout()->rollout(); }, 30000))
+                return 1;
             shoot(window, out.filePath(QStringLiteral("window-trained-induction.png")));
             doc.setAblatedHeads({attn::LayerHead{0, previous}}, QStringLiteral("switch off"));
             if (!QTest::qWaitFor([&] { return !model->isComputing(); }, 30000))
