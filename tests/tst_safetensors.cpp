@@ -4,7 +4,9 @@
 // each refused with its exact one-line message.
 
 #include "io/safetensorsfile.h"
+#include "io/safetensorssource.h"
 #include "io/safetensorswriter.h"
+#include "model/denseops.h"
 
 #include <QDir>
 #include <QFile>
@@ -74,6 +76,8 @@ private slots:
     void refusesNonFinite();
     void refusesNonFiniteInALargeTensor_data();
     void refusesNonFiniteInALargeTensor();
+    void halvesReadWhereTheyLieOrConverted_data();
+    void halvesReadWhereTheyLieOrConverted();
     void malformed_data();
     void malformed();
     void referenceBytes_data();
@@ -275,6 +279,71 @@ void TestSafetensors::refusesNonFiniteInALargeTensor()
     QVERIFY(clean);
     QVERIFY(dtype == "F32" ? bool(clean->matrix(QStringLiteral("w"), rows, cols, &error))
                            : clean->checkFiniteStored(*clean->find(QStringLiteral("w")), &error));
+}
+
+// A model's BF16 and F16 weights are read by the few-rows kernel where they
+// lie; a header that leaves them at an odd address has them converted
+// instead. Either way, the product of a few rows is the product with the
+// same values as floats.
+void TestSafetensors::halvesReadWhereTheyLieOrConverted_data()
+{
+    QTest::addColumn<QString>("dtype");
+    QTest::addColumn<bool>("odd");
+    QTest::newRow("BF16") << "BF16" << false;
+    QTest::newRow("BF16 at an odd address") << "BF16" << true;
+    QTest::newRow("F16") << "F16" << false;
+    QTest::newRow("F16 at an odd address") << "F16" << true;
+}
+
+void TestSafetensors::halvesReadWhereTheyLieOrConverted()
+{
+    QFETCH(QString, dtype);
+    QFETCH(bool, odd);
+    const int rows = 19, cols = 37;
+    QByteArray data;
+    RowMatrix<float> values(rows, cols);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            // Small integers over 8 and quarters: exact in both types.
+            const float v = float((r * 7 + c * 3) % 17 - 8) / 4.0f;
+            values(r, c) = v;
+            quint16 bits;
+            if (dtype == "BF16") {
+                quint32 wide;
+                std::memcpy(&wide, &v, sizeof wide);
+                bits = quint16(wide >> 16);
+            } else {
+                bits = Eigen::numext::bit_cast<quint16>(Eigen::half(v));
+            }
+            char le[2];
+            qToLittleEndian<quint16>(bits, le);
+            data.append(le, 2);
+        }
+    QByteArray header = QStringLiteral(R"({"w":{"dtype":"%1","shape":[%2,%3],"data_offsets":[0,%4]}})")
+                            .arg(dtype).arg(rows).arg(cols).arg(data.size()).toUtf8();
+    if ((header.size() % 2 == 1) != odd)
+        header += ' '; // the data starts 8 + header bytes into the file
+    QString error;
+    const std::optional<SafetensorsFile> st = SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
+    QVERIFY2(st, qPrintable(error));
+    const SafetensorsSource source(*st);
+    DenseParameters stored, floats;
+    stored.weight = source.matrix(QStringLiteral("w"), rows, cols);
+    stored.transposed = floats.transposed = true;
+    floats.weight = values;
+    QVERIFY(stored.weight.isStored());
+    QCOMPARE(stored.weight.storedRows()->inPlace().data == nullptr, odd);
+    RowMatrix<float> x(3, cols);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < cols; ++c)
+            x(r, c) = float((r + 2 * c) % 5) - 2.0f;
+    const RowMatrix<float> got = dense(x, stored), expected = dense(x, floats);
+    QVERIFY(std::memcmp(got.data(), expected.data(), sizeof(float) * std::size_t(got.size())) == 0);
+    // And by hand: row 0 times weight row 0.
+    float first = 0;
+    for (int c = 0; c < cols; ++c)
+        first += x(0, c) * values(0, c);
+    QCOMPARE(got(0, 0), first);
 }
 
 void TestSafetensors::malformed_data()
