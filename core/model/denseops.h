@@ -1,10 +1,12 @@
 #pragma once
 // Dense layers and embedding rows over weights however they are stored
-// (model/weights.h): F32 in place goes straight to BLAS; F16, BF16 and
-// quantised weights are converted a band of rows at a time into a buffer the
-// thread reuses, so a pass never holds more than a band as floats. A few
-// rows (typing a word) times such a weight go through the program's own
-// kernel instead, a cache-sized panel converted at a time.
+// (model/weights.h): F32 in place goes straight to BLAS (or the program's own
+// kernel where OpenBLAS runs narrower ones); F16, BF16 and quantised weights
+// are converted a panel or band of rows at a time into a buffer the thread
+// reuses, so a pass never holds more than that as floats. A few rows (typing
+// a word) times any weight are dot products over the weight's rows where
+// they lie (F32, and BF16 and F16 widened in registers), quantised rows
+// converted a cache-sized chunk at a time first.
 
 #include "model/modelparameters.h"
 
