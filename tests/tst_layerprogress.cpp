@@ -307,7 +307,10 @@ private slots:
                 partials.push_back(f.model()->computedLayers());
         });
         QVERIFY(f.openModel(kOther));
-        QCOMPARE(partials, (std::vector<int>{1, 2, 3}));
+        // Its layers one at a time (a run the window started and replaced at
+        // once, when the model opened, may have shown some of its own first).
+        QVERIFY(partials.size() >= 3);
+        QCOMPARE(std::vector<int>(partials.end() - 3, partials.end()), (std::vector<int>{1, 2, 3}));
         partials.clear();
         f.type(kText);
         QVERIFY(f.idle());
