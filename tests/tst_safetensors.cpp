@@ -4,9 +4,7 @@
 // each refused with its exact one-line message.
 
 #include "io/safetensorsfile.h"
-#include "io/safetensorssource.h"
 #include "io/safetensorswriter.h"
-#include "model/denseops.h"
 
 #include <QDir>
 #include <QFile>
@@ -74,10 +72,6 @@ private slots:
     void matrixAndVector();
     void refusesNonFinite_data();
     void refusesNonFinite();
-    void refusesNonFiniteInALargeTensor_data();
-    void refusesNonFiniteInALargeTensor();
-    void halvesReadWhereTheyLieOrConverted_data();
-    void halvesReadWhereTheyLieOrConverted();
     void malformed_data();
     void malformed();
     void referenceBytes_data();
@@ -233,117 +227,6 @@ void TestSafetensors::refusesNonFinite()
     QVERIFY2(st, qPrintable(error));
     QVERIFY(!st->matrix(QStringLiteral("w"), 2, 2, &error));
     QCOMPARE(error, message);
-}
-
-// A tensor of more than a million elements is checked on two threads, half
-// each: a value that is not finite is found in either half, and named.
-void TestSafetensors::refusesNonFiniteInALargeTensor_data()
-{
-    QTest::addColumn<QString>("dtype");
-    QTest::addColumn<QByteArray>("element");
-    QTest::addColumn<qint64>("at");
-    QTest::addColumn<QString>("what");
-    const qint64 last = 1024 * 1025 - 1;
-    QTest::newRow("F32, the last element") << "F32" << QByteArray("\x00\x00\x80\x7f", 4) << last << "infinite";
-    QTest::newRow("F32, the first half") << "F32" << QByteArray("\x00\x00\xc0\x7f", 4) << qint64(1000) << "NaN";
-    QTest::newRow("BF16, the last element") << "BF16" << QByteArray("\xc1\x7f", 2) << last << "NaN";
-    QTest::newRow("F16, the second half") << "F16" << QByteArray("\x00\xfc", 2) << qint64(600000) << "infinite";
-}
-
-void TestSafetensors::refusesNonFiniteInALargeTensor()
-{
-    QFETCH(QString, dtype);
-    QFETCH(QByteArray, element);
-    QFETCH(qint64, at);
-    QFETCH(QString, what);
-    const qint64 rows = 1024, cols = 1025, size = element.size();
-    const QByteArray header = QStringLiteral(R"({"w":{"dtype":"%1","shape":[%2,%3],"data_offsets":[0,%4]}})")
-                                  .arg(dtype).arg(rows).arg(cols).arg(rows * cols * size).toUtf8();
-    QByteArray data(int(rows * cols * size), '\0');
-    data.replace(int(at * size), int(size), element);
-    QString error;
-    const std::optional<SafetensorsFile> st =
-        SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
-    QVERIFY2(st, qPrintable(error));
-    const QString message = QStringLiteral("w.safetensors: tensor \"w\": element %1 [%2, %3] is %4 (weights must be finite)")
-                                .arg(at).arg(at / cols).arg(at % cols).arg(what);
-    if (dtype == "F32")
-        QVERIFY(!st->matrix(QStringLiteral("w"), rows, cols, &error));
-    else // how a model's F16 and BF16 weights are checked at open, unconverted
-        QVERIFY(!st->checkFiniteStored(*st->find(QStringLiteral("w")), &error));
-    QCOMPARE(error, message);
-    // Without it, the tensor passes.
-    data.replace(int(at * size), int(size), QByteArray(int(size), '\0'));
-    const std::optional<SafetensorsFile> clean =
-        SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
-    QVERIFY(clean);
-    QVERIFY(dtype == "F32" ? bool(clean->matrix(QStringLiteral("w"), rows, cols, &error))
-                           : clean->checkFiniteStored(*clean->find(QStringLiteral("w")), &error));
-}
-
-// A model's BF16 and F16 weights are read by the few-rows kernel where they
-// lie; a header that leaves them at an odd address has them converted
-// instead. Either way, the product of a few rows is the product with the
-// same values as floats.
-void TestSafetensors::halvesReadWhereTheyLieOrConverted_data()
-{
-    QTest::addColumn<QString>("dtype");
-    QTest::addColumn<bool>("odd");
-    QTest::newRow("BF16") << "BF16" << false;
-    QTest::newRow("BF16 at an odd address") << "BF16" << true;
-    QTest::newRow("F16") << "F16" << false;
-    QTest::newRow("F16 at an odd address") << "F16" << true;
-}
-
-void TestSafetensors::halvesReadWhereTheyLieOrConverted()
-{
-    QFETCH(QString, dtype);
-    QFETCH(bool, odd);
-    const int rows = 19, cols = 37;
-    QByteArray data;
-    RowMatrix<float> values(rows, cols);
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-            // Small integers over 8 and quarters: exact in both types.
-            const float v = float((r * 7 + c * 3) % 17 - 8) / 4.0f;
-            values(r, c) = v;
-            quint16 bits;
-            if (dtype == "BF16") {
-                quint32 wide;
-                std::memcpy(&wide, &v, sizeof wide);
-                bits = quint16(wide >> 16);
-            } else {
-                bits = Eigen::numext::bit_cast<quint16>(Eigen::half(v));
-            }
-            char le[2];
-            qToLittleEndian<quint16>(bits, le);
-            data.append(le, 2);
-        }
-    QByteArray header = QStringLiteral(R"({"w":{"dtype":"%1","shape":[%2,%3],"data_offsets":[0,%4]}})")
-                            .arg(dtype).arg(rows).arg(cols).arg(data.size()).toUtf8();
-    if ((header.size() % 2 == 1) != odd)
-        header += ' '; // the data starts 8 + header bytes into the file
-    QString error;
-    const std::optional<SafetensorsFile> st = SafetensorsFile::fromBytes(file(header, data), QStringLiteral("w.safetensors"), &error);
-    QVERIFY2(st, qPrintable(error));
-    const SafetensorsSource source(*st);
-    DenseParameters stored, floats;
-    stored.weight = source.matrix(QStringLiteral("w"), rows, cols);
-    stored.transposed = floats.transposed = true;
-    floats.weight = values;
-    QVERIFY(stored.weight.isStored());
-    QCOMPARE(stored.weight.storedRows()->inPlace().data == nullptr, odd);
-    RowMatrix<float> x(3, cols);
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < cols; ++c)
-            x(r, c) = float((r + 2 * c) % 5) - 2.0f;
-    const RowMatrix<float> got = dense(x, stored), expected = dense(x, floats);
-    QVERIFY(std::memcmp(got.data(), expected.data(), sizeof(float) * std::size_t(got.size())) == 0);
-    // And by hand: row 0 times weight row 0.
-    float first = 0;
-    for (int c = 0; c < cols; ++c)
-        first += x(0, c) * values(0, c);
-    QCOMPARE(got(0, 0), first);
 }
 
 void TestSafetensors::malformed_data()
