@@ -81,27 +81,32 @@ constexpr Index kDotRows = 8;
 // each thread: 64 KiB, so a second group of x's rows finds them in the cache.
 constexpr Index kDotChunkFloats = Index(1) << 14;
 
-// Whether x's `rows` times w go through rowDots: unless OpenBLAS was chosen
-// (useOwnDenseProducts(false), or ATTN_DENSE_PRODUCTS=openblas), whatever
-// the processor.
+// Few rows go through the program's own kernels whatever the processor,
+// unless OpenBLAS was chosen (useOwnDenseProducts(false), or
+// ATTN_DENSE_PRODUCTS=openblas).
+bool fewRowsByOwnKernels()
+{
+    const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
+    return chosen.value_or(true);
+}
+
+// Whether x's `rows` times w go through rowDots.
 bool fewRowsDotted(Index rows, const WeightMatrix &w, bool transposed)
 {
     if (!transposed || rows == 0 || rows > kDotRows || w.colCount() == 0)
         return false;
-    const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
-    return chosen.value_or(true);
+    return fewRowsByOwnKernels();
 }
 
 // A weight stored in another type (F16, BF16, quantised) times fewer rows
 // than kOwnProductRows (and more than kDotRows) goes through the program's
 // own packed product, which converts a panel of the weight's rows into the
-// cache and multiplies it at once, on the same terms as fewRowsDotted.
+// cache and multiplies it at once.
 bool fewRowsFromStorage(Index rows, const WeightMatrix &w, bool transposed)
 {
     if (!w.isStored() || !transposed || rows == 0 || rows >= kOwnProductRows || w.colCount() == 0)
         return false;
-    const std::optional<bool> chosen = ownProductsChosen() ? ownProductsChosen() : productsAsked();
-    return chosen.value_or(true);
+    return fewRowsByOwnKernels();
 }
 
 // About 16 MB of floats a band: large enough that BLAS runs at full speed,
