@@ -114,24 +114,28 @@ RowMatrix<float> plainProduct(const RowMatrix<float> &x, const RowMatrix<float> 
     return y;
 }
 
-// x * Wᵀ (+ bias) as rowDots promises to sum: lane l of `width` lanes adds
-// the terms k = l, l + width, ... in order, then the lanes are added in order.
+// x * Wᵀ (+ bias) as rowDots promises to sum: four sums of `width` lanes,
+// the term k into sum k / width % 4, lane k % width, one multiply-add at a
+// time; then, lane by lane, (sum 0 + sum 1) + (sum 2 + sum 3), and the lanes in order.
 RowMatrix<float> plainDots(const RowMatrix<float> &x, const RowMatrix<float> &w, const RowVector<float> &bias,
                            long width, bool fused)
 {
     RowMatrix<float> y(x.rows(), w.rows());
-    std::vector<float> lanes(static_cast<std::size_t>(width));
+    const auto lanes = std::size_t(width);
+    std::vector<float> sums(4 * lanes);
     for (Eigen::Index r = 0; r < x.rows(); ++r)
         for (Eigen::Index j = 0; j < w.rows(); ++j) {
-            std::fill(lanes.begin(), lanes.end(), 0.0f);
+            std::fill(sums.begin(), sums.end(), 0.0f);
             for (Eigen::Index k = 0; k < x.cols(); ++k) {
-                float &lane = lanes[std::size_t(k % width)];
-                lane = fused ? std::fma(x(r, k), w(j, k), lane) : lane + x(r, k) * w(j, k);
+                float &sum = sums[std::size_t(k / width % 4) * lanes + std::size_t(k % width)];
+                sum = fused ? std::fma(x(r, k), w(j, k), sum) : sum + x(r, k) * w(j, k);
             }
-            float sum = lanes[0];
-            for (long l = 1; l < width; ++l)
-                sum += lanes[std::size_t(l)];
-            y(r, j) = bias.size() > 0 ? sum + bias[j] : sum;
+            float total = 0.0f;
+            for (std::size_t l = 0; l < lanes; ++l) {
+                const float lane = (sums[l] + sums[lanes + l]) + (sums[2 * lanes + l] + sums[3 * lanes + l]);
+                total = l == 0 ? lane : total + lane;
+            }
+            y(r, j) = bias.size() > 0 ? total + bias[j] : total;
         }
     return y;
 }

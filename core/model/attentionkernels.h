@@ -80,9 +80,11 @@ struct AttentionKernels
     // j < cols: a few rows (typing a word) times a weight whose rows are its
     // output features, with nothing packed. w's elements are `element`
     // (widened to floats in registers, so a BF16 or F16 weight travels from
-    // memory in its own size). Lane l of a vector adds the terms
-    // k = l, l + vectorWidth, ... one multiply-add at a time (fused where the
-    // set fuses), then the lanes are added from the first to the last.
+    // memory in its own size). Each of w's rows is read once, from its
+    // start to its end. Four vectors of sums take the terms: the term k goes
+    // to vector k / vectorWidth % 4, lane k % vectorWidth, one multiply-add
+    // at a time (fused where the set fuses); then the vectors are added as
+    // (0 + 1) + (2 + 3), and the lanes from the first to the last.
     void (*rowDots)(const float *x, long ldx, long rows, const void *w, RowElement element, long ldw, long depth,
                     long cols, float *y, long ldy);
     // In place: values[c] becomes the largest of the `width` values from c

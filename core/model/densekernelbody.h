@@ -76,76 +76,83 @@ inline Reg weightPart(const void *w, long at, long n)
     }
 }
 
-// One step of rowGroupDots: the `kCols` rows of w at `at` from element k
-// (`n` < kWidth of them: the row's end, else a whole vector) times x's rows.
-template<RowElement Element, long Rows, long kCols, bool Whole>
-inline void dotStep(const float *x, long ldx, const void *w, const long (&at)[kCols], long ahead, long k, long n,
-                    Reg (&acc)[Rows][kCols])
+// Vectors of one weight row multiplied at a time, each into its own sums:
+// four independent multiply-add chains keep a core's memory traffic ahead
+// of the adder's latency.
+constexpr long kAlong = 4;
+// How far ahead along a weight's rows the next bytes are asked from memory.
+// One row streamed from its start to its end (the next row follows it in
+// the file) is what the processor's own prefetching follows best; asking
+// 2 KiB ahead as well carries the stream across page boundaries.
+constexpr long kAheadBytes = 2048;
+
+// One step of rowStreamDots: kAlong vectors of row w from element k times
+// the same elements of x's rows, vector a into acc[r][a].
+template<RowElement Element, long Rows>
+inline void streamStep(const float *x, long ldx, const void *w, long k, Reg (&acc)[Rows][kAlong])
 {
-    Reg b[kCols];
-    for (long c = 0; c < kCols; ++c) {
-        b[c] = Whole ? weightVector<Element>(w, at[c] + k) : weightPart<Element>(w, at[c] + k, n);
-        if (ahead)
-            __builtin_prefetch(elementAt<Element>(w, at[c] + ahead + k));
+    constexpr long kAhead = kAheadBytes / (Element == RowElement::Float ? 4 : 2);
+    Reg b[kAlong];
+    for (long a = 0; a < kAlong; ++a) {
+        b[a] = weightVector<Element>(w, k + a * kWidth);
+        __builtin_prefetch(elementAt<Element>(w, k + a * kWidth + kAhead));
     }
-    for (long r = 0; r < Rows; ++r) {
-        const Reg a = Whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, n);
-        for (long c = 0; c < kCols; ++c)
-            acc[r][c] = multiplyAdd(a, b[c], acc[r][c]);
-    }
+    for (long r = 0; r < Rows; ++r)
+        for (long a = 0; a < kAlong; ++a)
+            acc[r][a] = multiplyAdd(loadu(x + r * ldx + k + a * kWidth), b[a], acc[r][a]);
 }
 
-// rowDots for exactly `Rows` rows of x: 4 rows of w at a time, each vector
-// of them widened once and multiplied with every row of x in registers.
+// rowDots for exactly `Rows` rows of x: one row of w at a time, read once
+// from its start to its end, each vector widened once and multiplied with
+// every row of x in registers. The term k goes into sum k / kWidth % kAlong,
+// lane k % kWidth; the sums are added (0 + 1) + (2 + 3), then the lanes in order.
 template<RowElement Element, long Rows>
-void rowGroupDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
+void rowStreamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
-    constexpr long kCols = 4;
-    const long whole = depth - depth % kWidth;
-    for (long j0 = 0; j0 < cols; j0 += kCols) {
-        const long nc = smaller(kCols, cols - j0);
-        // Rows of w past the last are read as the last again (and not stored).
-        long at[kCols];
-        for (long c = 0; c < kCols; ++c)
-            at[c] = (j0 + smaller(c, nc - 1)) * ldw;
-        // The next 4 rows are asked from memory while these are multiplied:
-        // rows of a few thousand bytes are too short for the processor's
-        // own prefetching to run ahead by itself.
-        const long ahead = j0 + kCols < cols ? kCols * ldw : 0;
-        Reg acc[Rows][kCols];
+    constexpr long kStep = kAlong * kWidth;
+    const long steps = depth - depth % kStep, vectors = depth - depth % kWidth;
+    for (long j = 0; j < cols; ++j) {
+        const void *row = elementAt<Element>(w, j * ldw);
+        Reg acc[Rows][kAlong];
         for (long r = 0; r < Rows; ++r)
-            for (long c = 0; c < kCols; ++c)
-                acc[r][c] = zero();
-        for (long k = 0; k < whole; k += kWidth)
-            dotStep<Element, Rows, kCols, true>(x, ldx, w, at, ahead, k, kWidth, acc);
-        if (whole < depth)
-            dotStep<Element, Rows, kCols, false>(x, ldx, w, at, ahead, whole, depth - whole, acc);
+            for (long a = 0; a < kAlong; ++a)
+                acc[r][a] = zero();
+        for (long k = 0; k < steps; k += kStep)
+            streamStep<Element, Rows>(x, ldx, row, k, acc);
+        for (long k = steps; k < depth; k += kWidth) {
+            const long a = k / kWidth % kAlong;
+            const bool whole = k < vectors;
+            const Reg b = whole ? weightVector<Element>(row, k) : weightPart<Element>(row, k, depth - k);
+            for (long r = 0; r < Rows; ++r) {
+                const Reg v = whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, depth - k);
+                acc[r][a] = multiplyAdd(v, b, acc[r][a]);
+            }
+        }
         for (long r = 0; r < Rows; ++r)
-            for (long c = 0; c < nc; ++c)
-                y[r * ldy + j0 + c] = sumOfLanes(acc[r][c]);
+            y[r * ldy + j] = sumOfLanes(add(add(acc[r][0], acc[r][1]), add(acc[r][2], acc[r][3])));
     }
 }
 
 template<RowElement Element>
 void rowDotsOf(const float *x, long ldx, long rows, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
-    // Rows of x at a time: 16 sums of 4 x 4 fit 32 vector registers, 8 of 2 x 4 fit 16.
+    // Rows of x at a time: 16 sums of 4 x kAlong fit 32 vector registers, 8 of 2 x kAlong fit 16.
     constexpr long kGroup = kVectors >= 4 ? 4 : 2;
     for (long r0 = 0; r0 < rows; r0 += kGroup) {
         const float *xr = x + r0 * ldx;
         float *yr = y + r0 * ldy;
         switch (smaller(kGroup, rows - r0)) {
         case 1:
-            rowGroupDots<Element, 1>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            rowStreamDots<Element, 1>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         case 2:
-            rowGroupDots<Element, 2>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            rowStreamDots<Element, 2>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         case 3:
-            rowGroupDots<Element, kGroup < 3 ? 1 : 3>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            rowStreamDots<Element, kGroup < 3 ? 1 : 3>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         default:
-            rowGroupDots<Element, kGroup>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            rowStreamDots<Element, kGroup>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         }
     }

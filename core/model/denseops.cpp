@@ -137,6 +137,25 @@ void shareItems(Index count, Work work)
         run();
 }
 
+// Items 0 ... count-1 in two streams: one thread takes them from the first
+// on, the other from the last back, until they meet. Each thread then reads
+// the weights' rows in long runs (contiguous chunks, in place), which
+// memory serves faster than chunks taken in turn; a thread slowed by
+// another program still leaves the rest to the other.
+template<typename Work>
+void shareFromBothEnds(Index count, Work work)
+{
+    std::atomic<Index> taken{0};
+    const auto from = [&](Index first, Index step) {
+        for (Index item = first; taken++ < count; item += step)
+            work(item);
+    };
+    if (count > 1)
+        runBoth([&] { from(0, 1); }, [&] { from(count - 1, -1); });
+    else
+        from(0, 1);
+}
+
 // Where W's rows lie for rowDots: in place (floats, BF16, F16), or null (converted first).
 RowsInPlace rowsOf(const WeightMatrix &w)
 {
@@ -175,7 +194,7 @@ void fewRowDots(const MatrixIn<float> &x, const WeightMatrix &w, RowMatrix<float
 {
     const RowsInPlace place = rowsOf(w);
     const Index outputs = w.rowCount(), chunk = dotChunkRows(w);
-    shareItems((outputs + chunk - 1) / chunk, [&](Index c) {
+    shareFromBothEnds((outputs + chunk - 1) / chunk, [&](Index c) {
         dotChunk(x, w, place, c * chunk, std::min(chunk, outputs - c * chunk), y);
     });
 }
@@ -354,7 +373,7 @@ std::vector<RowMatrix<float>> denseEach(const MatrixIn<float> &x, const std::vec
         for (Index first = 0; first < outputs; first += chunk)
             chunks.push_back({i, first, std::min(chunk, outputs - first)});
     }
-    shareItems(Index(chunks.size()), [&](Index c) {
+    shareFromBothEnds(Index(chunks.size()), [&](Index c) {
         const Chunk &k = chunks[std::size_t(c)];
         dotChunk(x, layers[k.layer]->weight, places[k.layer], k.first, k.count, out[k.layer]);
     });
