@@ -236,7 +236,8 @@ private slots:
         // Compare: A and B set aside, named so.
         auto *comparison = f.actions()->compareDock()->findChild<Comparison *>();
         QVERIFY(comparison);
-        f.actions()->compareDock()->show();
+        // As File › Compare Runs does: the dock is a tab beside the pipeline, and only a tab on top computes.
+        f.window.findChild<QAction *>(QStringLiteral("compareRuns"))->trigger();
         ComparisonVariant other;
         other.kind = ComparisonVariant::Kind::OtherHead;
         other.layer = 1;
