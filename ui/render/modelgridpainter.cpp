@@ -178,7 +178,7 @@ QImage headLevels(const attn::RowMatrix<float> &w, bool causal, int maxSide, boo
     // first (the largest weight each key has in them), then each cell's
     // keys; the same largest as cell by cell, at a tenth of the work.
     std::vector<int> keyFrom(std::size_t(cols), 0), keyTo(std::size_t(cols), 0); // each cell column's keys
-    Eigen::Array<float, 1, Eigen::Dynamic> high;
+    std::vector<float> high(static_cast<std::size_t>(m));
     for (int c = 0; c < cols; ++c) {
         keyFrom[std::size_t(c)] = int(qint64(c) * m / cols);
         keyTo[std::size_t(c)] = std::max(keyFrom[std::size_t(c)] + 1, int(qint64(c + 1) * m / cols));
@@ -186,28 +186,35 @@ QImage headLevels(const attn::RowMatrix<float> &w, bool causal, int maxSide, boo
     for (int r = 0; r < rows; ++r) {
         uchar *line = image.scanLine(r);
         const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
-        if (firstTokenAside) {
-            high = w.row(r0).array() * rowScale[r0];
-            for (int y = r0 + 1; y < r1; ++y)
-                high = high.max(w.row(y).array() * rowScale[y]);
-        } else {
-            high = w.row(r0).array();
-            for (int y = r0 + 1; y < r1; ++y)
-                high = high.max(w.row(y).array());
+        // Under the causal mask no row of the block sees a key from r1 on:
+        // those cells are masked, and their weights (zero) are not read.
+        const int seen = causal ? std::min(m, r1) : m;
+        float *largest = high.data();
+        for (int y = r0; y < r1; ++y) {
+            const float *weights = w.row(y).data();
+            const float scale = rowScale[y];
+            if (y == r0)
+                for (int k = 0; k < seen; ++k)
+                    largest[k] = weights[k] * scale;
+            else
+                for (int k = 0; k < seen; ++k)
+                    largest[k] = std::max(largest[k], weights[k] * scale);
         }
         const int seenFrom = std::max(firstShown, firstSeen(r0));
-        for (int c = 0; c < cols; ++c) {
+        int c = 0;
+        for (; c < cols && keyFrom[std::size_t(c)] < seen; ++c) {
             // The block's columns some row of it sees: masked when none.
-            const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = keyTo[std::size_t(c)];
-            if ((causal && c0 > r1 - 1) || c0 >= c1) {
+            const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = std::min(keyTo[std::size_t(c)], seen);
+            if (c0 >= c1) {
                 line[c] = uchar(kGridMasked);
                 continue;
             }
-            float largest = 0;
+            float most = 0;
             for (int k = c0; k < c1; ++k)
-                largest = std::max(largest, high[k]);
-            line[c] = level(largest);
+                most = std::max(most, largest[k]);
+            line[c] = level(most);
         }
+        std::fill(line + c, line + cols, uchar(kGridMasked));
     }
     return image;
 }
