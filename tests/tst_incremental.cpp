@@ -52,10 +52,11 @@ QString traceDifference(const ModelTrace &a, const ModelTrace &b)
     for (std::size_t l = 0; l < a.layers.size(); ++l) {
         const LayerTrace &x = a.layers[l], &y = b.layers[l];
         const std::pair<const RowMatrix<float> *, const RowMatrix<float> *> pairs[] = {
-            {&x.queries, &y.queries}, {&x.keys, &y.keys}, {&x.values, &y.values}, {&x.context, &y.context}};
+            {&x.queries, &y.queries}, {&x.keys, &y.keys}, {&x.values, &y.values}, {&x.context, &y.context},
+            {&x.output, &y.output}};
         for (const auto &[p, q] : pairs)
             if (const QString d = difference(*p, asDouble(*q), kTol); !d.isEmpty())
-                return QStringLiteral("layer %1 q/k/v/context: %2").arg(l).arg(d);
+                return QStringLiteral("layer %1 q/k/v/context/output: %2").arg(l).arg(d);
         if (x.weights.size() != y.weights.size() || x.scores.size() != y.scores.size())
             return QStringLiteral("layer %1: different numbers of heads").arg(l);
         for (std::size_t h = 0; h < x.weights.size(); ++h)
@@ -89,7 +90,8 @@ bool prefixIdentical(const ModelTrace &a, const ModelTrace &b, Eigen::Index rows
     for (std::size_t l = 0; l < a.layers.size(); ++l) {
         const LayerTrace &x = a.layers[l], &y = b.layers[l];
         if (x.queries.topRows(rows) != y.queries.topRows(rows) || x.keys.topRows(rows) != y.keys.topRows(rows)
-            || x.values.topRows(rows) != y.values.topRows(rows) || x.context.topRows(rows) != y.context.topRows(rows))
+            || x.values.topRows(rows) != y.values.topRows(rows) || x.context.topRows(rows) != y.context.topRows(rows)
+            || x.output.topRows(rows) != y.output.topRows(rows))
             return false;
         for (std::size_t h = 0; h < x.weights.size(); ++h)
             if (x.weights[h].topLeftCorner(rows, rows) != y.weights[h].topLeftCorner(rows, rows))
@@ -235,6 +237,22 @@ private slots:
         const QString why = traceDifference(extended, forward(model, ids, options));
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(prefixIdentical(extended, half, 24));
+    }
+
+    // A trace put together without the output projections (as by hand): the
+    // extended one has them for every position, as the full pass does.
+    void aPrefixWithoutItsOutputGetsItWhole()
+    {
+        const ModelParameters model = randomGpt2();
+        const std::vector<int> ids = randomIds(40, model.config.vocab);
+        ModelTrace previous = forward(model, firstIds(ids, 33));
+        for (LayerTrace &layer : previous.layers)
+            layer.output = RowMatrix<float>();
+        const ModelTrace extended = extendTrace(model, previous, ids);
+        for (const LayerTrace &layer : extended.layers)
+            QVERIFY(layer.keptOutput());
+        const QString why = traceDifference(extended, forward(model, ids));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void aChangedMiddleTokenRecomputesFromThere()

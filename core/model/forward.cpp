@@ -151,23 +151,23 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
     const BlockParameters &b = model.blocks[std::size_t(layer)];
     std::vector<Matrix> qkv = denseEach(x, {&b.query, &b.key, &b.value});
     prepareQueriesAndKeys(c, b, layer, from, qkv[0], qkv[1]);
-    trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, std::move(qkv[0]));
     trace.keys = belowPrefix(prefix ? &prefix->keys : nullptr, from, std::move(qkv[1]));
     trace.values = belowPrefix(prefix ? &prefix->values : nullptr, from, std::move(qkv[2]));
 
     const AttentionSettings settings = attentionSettings(c, layer, options);
-    const Eigen::Index n = trace.queries.rows(), dk = c.headDim();
+    const Eigen::Index n = trace.keys.rows(), dk = c.headDim();
     // The new queries against every key: the causal mask lets new row r see keys 0 ... from + r.
-    AttentionOutput<float> out = attention<float>(trace.queries.bottomRows(n - from), trace.keys, trace.values,
-                                                  settings);
+    AttentionOutput<float> out = attention<float>(qkv[0], trace.keys, trace.values, settings);
     trace.weights.resize(out.weights.size());
     trace.scores.resize(out.scores.size());
     // The prefix's rows against the new keys (raw scores kept for masked
     // entries too), here: OpenBLAS may not be called from two threads at once.
     std::vector<Matrix> masked(from > 0 ? out.scores.size() : 0);
     for (std::size_t h = 0; h < masked.size(); ++h)
-        masked[h].noalias() = trace.queries.topRows(from).middleCols(Eigen::Index(h) * dk, dk)
+        masked[h].noalias() = prefix->queries.topRows(from).middleCols(Eigen::Index(h) * dk, dk)
                             * trace.keys.bottomRows(n - from).middleCols(c.kvHeadOf(int(h)) * dk, dk).transpose();
+    Matrix projected = product(out.context, b.attentionOutput);
+    const bool outputOfPrefix = prefix && from > 0 && !prefix->keptOutput(); // a prefix put together without it
     const auto square = [&](std::size_t h) {
         trace.weights[h] = squareBelowPrefix(prefix ? &prefix->weights[h] : nullptr, from,
                                              std::move(out.weights[h]), nullptr);
@@ -175,22 +175,29 @@ Matrix attend(const ModelParameters &model, int layer, const Matrix &x, const Fo
             trace.scores[h] = squareBelowPrefix(prefix ? &prefix->scores[h] : nullptr, from,
                                                 std::move(out.scores[h]), masked.empty() ? nullptr : &masked[h]);
     };
-    // Below a prefix, each head's rows are copied from it: megabytes a
-    // layer, which two threads move at nearly twice the speed of one.
+    const auto queriesAndContext = [&] {
+        trace.queries = belowPrefix(prefix ? &prefix->queries : nullptr, from, std::move(qkv[0]));
+        trace.context = belowPrefix(prefix ? &prefix->context : nullptr, from, std::move(out.context));
+    };
+    const auto output = [&] {
+        if (!outputOfPrefix)
+            trace.output = belowPrefix(prefix ? &prefix->output : nullptr, from, Matrix(projected));
+    };
+    // Below a prefix, each head's rows and the layer's q, context and output
+    // are copied from it: megabytes a layer, which two threads move at
+    // nearly twice the speed of one.
     const std::size_t heads = out.weights.size(), half = heads / 2;
     if (from == 0 || heads < 2) {
         for (std::size_t h = 0; h < heads; ++h)
             square(h);
+        queriesAndContext();
+        output();
     } else {
-        runBoth([&] { for (std::size_t h = 0; h < half; ++h) square(h); },
-                [&] { for (std::size_t h = half; h < heads; ++h) square(h); });
+        runBoth([&] { for (std::size_t h = 0; h < half; ++h) square(h); queriesAndContext(); },
+                [&] { for (std::size_t h = half; h < heads; ++h) square(h); output(); });
     }
-    Matrix projected = product(out.context, b.attentionOutput);
-    trace.context = belowPrefix(prefix ? &prefix->context : nullptr, from, std::move(out.context));
-    if (prefix && from > 0 && !prefix->keptOutput()) // a prefix put together without it
+    if (outputOfPrefix)
         trace.output = product(trace.context, b.attentionOutput);
-    else
-        trace.output = belowPrefix(prefix ? &prefix->output : nullptr, from, Matrix(projected));
     if (b.attentionOutput.bias.size() > 0)
         projected.rowwise() += b.attentionOutput.bias;
     return projected;
