@@ -369,6 +369,16 @@ int runModelBench(const ModelBenchArgs &args)
         const attn::ModelTrace all = attn::forward(*model, whole, options);
         out["switch_off_layer"] = config.layers / 2;
         out["switch_off_ms"] = timeRepeated(args.repeat, [&] { attn::extendTrace(*model, all, whole, switched); }).medianMs;
+        if (n >= 2) {
+            // The last of the N tokens typed: the trace of the first N - 1
+            // extended, the pass of a word typed at the end of a long text
+            // without the views the window makes after it.
+            const attn::ModelTrace shorter = attn::forward(*model, std::vector<int>(ids.begin(), ids.end() - 1), options);
+            const Timing typedPass = timeRepeated(args.repeat, [&] { attn::extendTrace(*model, shorter, ids, options); });
+            out["typed_tokens"] = n;
+            out["typed_min_ms"] = typedPass.minMs;
+            out["typed_median_ms"] = typedPass.medianMs;
+        }
     }
     {
         // Every head's pattern scores on 256 tokens (or the model's limit), what the grid's Score shows.

@@ -466,17 +466,21 @@ void TestCliModel::bench()
     QVERIFY(out["switch_off_ms"].toDouble() > 0);
     QCOMPARE(out["scores_tokens"].toInt(), 16);
     QVERIFY(out["scores_ms"].toDouble() > 0);
+    // The 16th token typed at the end of the text: the first 15 extended.
+    QCOMPARE(out["typed_tokens"].toInt(), 16);
+    QVERIFY(out["typed_min_ms"].toDouble() > 0 && out["typed_min_ms"].toDouble() <= out["typed_median_ms"].toDouble());
     const QJsonObject eight = parse(runApp({"bench", "--model", m_dir.filePath("bert-f32"), "--tokens", "8",
                                             "--repeat", "1"}));
     QCOMPARE(eight["tokens"].toInt(), 8);
     QCOMPARE(eight["model"].toString(), QStringLiteral("bert"));
+    QVERIFY(!eight.contains("typed_min_ms")); // every position sees every other: nothing to extend
     // --repeat 0: the first pass alone (a model too large to run again), and nothing after it.
     const QJsonObject once = parse(runApp({"bench", "--model", m_dir.filePath("gpt2-f32"), "--repeat", "0"}));
     QCOMPARE(once["repeat"].toInt(), 0);
     QCOMPARE(once["median_ms"].toDouble(), once["first_forward_ms"].toDouble());
     QCOMPARE(once["first_layer_median_ms"].toDouble(), once["first_pass_first_layer_ms"].toDouble());
     QVERIFY(once["first_pass_first_layer_ms"].toDouble() < once["first_forward_ms"].toDouble());
-    QVERIFY(!once.contains("extend_ms") && !once.contains("scores_ms"));
+    QVERIFY(!once.contains("extend_ms") && !once.contains("scores_ms") && !once.contains("typed_min_ms"));
 }
 
 
