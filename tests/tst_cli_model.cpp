@@ -1,83 +1,14 @@
 // The model commands (contract section 6) run as a separate process with no
-// display: tokenize, compute --model and bench --model on the tiny checkpoints
-// of tests/data/models, against the numbers of make_fixtures.py and
-// cli/make_cli_fixtures.py (numpy), and the exact message of each bad input.
+// display: tokenize, compute --model and bench --model (export --model in
+// tst_cli_modelexport) on the tiny checkpoints of tests/data/models, against
+// the numbers of make_fixtures.py and cli/make_cli_fixtures.py (numpy), and
+// the exact message of each bad input.
 
-#include "headlessrun.h"
-#include "modelfixtures.h"
+#include "climodelfixture.h"
 
-#include <QDir>
-#include <QSize>
-#include <QTemporaryDir>
 #include <QTest>
 
-namespace {
-
-using Run = HeadlessRun;
-
-Run runApp(const QStringList &arguments) { return runHeadless(QStringLiteral(ATTN_APP_PATH), arguments); }
-
-const char *kGpt2Text = "Hello world!<|endoftext|> the the end";
-
-// A model folder: a fixture checkpoint (config.json + model.safetensors)
-// with the tiny tokenizer of its family next to it.
-QString makeModel(const QTemporaryDir &dir, const QString &fixture)
-{
-    const QString family = fixture.section('-', 0, 0);
-    const QString folder = dir.filePath(fixture);
-    if (!QDir().mkpath(folder) || !fixtures::copyInto(fixtures::modelDir(fixture.toLatin1().constData()), folder)
-        || !fixtures::copyInto(QStringLiteral(ATTN_TEST_DATA "/models/cli/%1-tokenizer").arg(family), folder))
-        qFatal("cannot make the model folder");
-    return folder;
-}
-
-QJsonObject parse(const Run &run)
-{
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(error.errorString()));
-    return doc.object();
-}
-
-QStringList computeArgs(const QString &model, const QString &text, const QStringList &more = {})
-{
-    return QStringList{QStringLiteral("compute"), QStringLiteral("--model"), model, QStringLiteral("--text"), text}
-        + more;
-}
-
-// Exactly equal numbers: the same weights, bit for bit, read back.
-bool sameLayer(const QJsonValue &a, const QJsonValue &b) { return a == b; }
-
-QStringList exportArgs(const QString &model, const QString &out, const QStringList &more = {})
-{
-    return QStringList{QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--text"),
-                       QLatin1String(kGpt2Text), QStringLiteral("-o"), out}
-        + more;
-}
-
-// A PNG's size from its IHDR chunk (the first, at byte 16): no QtGui needed.
-QSize pngSize(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray head = f.read(24);
-    if (head.size() < 24 || !head.startsWith("\x89PNG\r\n\x1a\n") || head.mid(12, 4) != "IHDR")
-        return {};
-    const auto be32 = [&head](int at) {
-        return int((uchar(head[at]) << 24) | (uchar(head[at + 1]) << 16) | (uchar(head[at + 2]) << 8) | uchar(head[at + 3]));
-    };
-    return {be32(16), be32(20)};
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-} // namespace
+using namespace climodel;
 
 class TestCliModel : public QObject
 {
@@ -97,13 +28,6 @@ private slots:
     void failures();
     void unwritableOutput();
     void huggingFaceCache();
-    void exportJsonIsTheResult_data();
-    void exportJsonIsTheResult();
-    void exportPicture_data();
-    void exportPicture();
-    void exportCsv_data();
-    void exportCsv();
-    void exportUnwritable();
     void bench();
 
 private:
@@ -483,121 +407,6 @@ void TestCliModel::bench()
     QVERIFY(!once.contains("extend_ms") && !once.contains("scores_ms") && !once.contains("typed_min_ms"));
 }
 
-
-void TestCliModel::exportJsonIsTheResult_data()
-{
-    QTest::addColumn<QString>("fixture");
-    QTest::addColumn<QStringList>("more");
-    QTest::newRow("gpt2") << "gpt2-f32" << QStringList{};
-    QTest::newRow("gpt2, layer and head make no difference") << "gpt2-f32" << QStringList{"--layer", "1", "--head", "2"};
-    QTest::newRow("bert with the MLM head") << "bert-f32" << QStringList{};
-}
-
-// .json is byte for byte the compute --model result, whichever view or head.
-void TestCliModel::exportJsonIsTheResult()
-{
-    QFETCH(QString, fixture);
-    QFETCH(QStringList, more);
-    const QString model = m_dir.filePath(fixture);
-    const QString text = m_cli[fixture.section('-', 0, 0)].toObject()["text"].toString();
-    const Run compute = runApp(computeArgs(model, text));
-    QVERIFY2(compute.exitCode == 0, compute.err.constData());
-    const QString out = m_dir.filePath(fixture + "-export.json");
-    const Run run = runApp(QStringList{"export", "--model", model, "--text", text, "-o", out} + more);
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-    QVERIFY(run.out.isEmpty() && run.err.isEmpty());
-    QFile f(out);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll(), compute.out);
-}
-
-void TestCliModel::exportPicture_data()
-{
-    QTest::addColumn<QStringList>("more");
-    QTest::addColumn<QSize>("size"); // in pixels
-    QTest::newRow("heatmap of layer 1 head 0, the default size") << QStringList{"--layer", "1", "--head", "0"}
-                                                                 << QSize(800, 700);
-    QTest::newRow("scores, 300x200 at scale 2") << QStringList{"--layer", "1", "--head", "0", "--view", "scores",
-                                                               "--size", "300x200", "--scale", "2"}
-                                                << QSize(600, 400);
-    QTest::newRow("the average, dark") << QStringList{"--head", "average", "--dark", "--size", "400x300"}
-                                       << QSize(400, 300);
-    QTest::newRow("the layers x heads grid") << QStringList{"--layer", "1", "--head", "2", "--view", "heads",
-                                                           "--size", "500x340"}
-                                             << QSize(500, 340);
-    for (const char *view : {"pipeline", "bars", "dashboard"})
-        QTest::newRow(view) << QStringList{"--layer", "1", "--head", "-1", "--view", view, "--size", "700x500",
-                                           "--transparent"}
-                            << QSize(700, 500);
-}
-
-void TestCliModel::exportPicture()
-{
-    QFETCH(QStringList, more);
-    QFETCH(QSize, size);
-    const QString out = m_dir.filePath(QStringLiteral("picture-%1.png").arg(QTest::currentDataTag()).replace(' ', '_'));
-    const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out, more));
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-    QVERIFY(run.out.isEmpty() && run.err.isEmpty());
-    QCOMPARE(pngSize(out), size);
-}
-
-void TestCliModel::exportCsv_data()
-{
-    QTest::addColumn<int>("layer");
-    QTest::addColumn<int>("head");
-    QTest::newRow("layer 1 head 0") << 1 << 0;
-    QTest::newRow("layer 0 head 2") << 0 << 2;
-    QTest::newRow("layer 1, the average") << 1 << -1;
-}
-
-// The shown head's weights against make_fixtures.py's (numpy), within 1e-5.
-void TestCliModel::exportCsv()
-{
-    QFETCH(int, layer);
-    QFETCH(int, head);
-    const QString out = m_dir.filePath(QStringLiteral("weights-%1-%2.csv").arg(layer).arg(head));
-    const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out,
-                                      {"--layer", QString::number(layer), "--head", QString::number(head)}));
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-    const QJsonArray heads = fixtures::expected("gpt2")["layers"].toArray()[layer].toObject()["heads"].toArray();
-    attn::RowMatrix<double> expected = fixtures::matrix(heads[std::max(head, 0)].toObject()["weights"]);
-    if (head < 0) {
-        for (int h = 1; h < heads.size(); ++h)
-            expected += fixtures::matrix(heads[h].toObject()["weights"]);
-        expected /= double(heads.size());
-    }
-    QFile f(out);
-    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
-    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    const int n = int(expected.rows());
-    QCOMPARE(lines.size(), n + 1); // the keys' header, then one row per query
-    attn::RowMatrix<double> actual(n, n);
-    for (int r = 0; r < n; ++r) {
-        // The numbers are the last n fields: a token label may hold a quoted comma.
-        const QStringList fields = lines[r + 1].split(',');
-        QVERIFY(fields.size() > n);
-        for (int c = 0; c < n; ++c) {
-            bool ok = false;
-            actual(r, c) = fields[fields.size() - n + c].toDouble(&ok);
-            QVERIFY(ok);
-        }
-    }
-    const QString why = fixtures::difference(actual, expected, 1e-5);
-    QVERIFY2(why.isEmpty(), qPrintable(why));
-}
-
-void TestCliModel::exportUnwritable()
-{
-    for (const char *name : {"missing-folder/grid.png", "missing-folder/weights.csv", "missing-folder/result.json"}) {
-        const QString out = m_dir.filePath(QLatin1String(name));
-        const Run run = runApp(exportArgs(m_dir.filePath("gpt2-f32"), out, {"--view", "heads"}));
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY(run.err.startsWith("attention-explorer: ") && run.err.count('\n') == 1);
-        QVERIFY(!QFileInfo::exists(out));
-        QVERIFY(!QFileInfo::exists(m_dir.filePath("missing-folder")));
-    }
-}
 
 QTEST_GUILESS_MAIN(TestCliModel)
 #include "tst_cli_model.moc"
