@@ -286,6 +286,66 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, withChosenKey(short_, trace, QueryKey{1, 0}));
     }
 
+    // A typed word goes on from the sums over the rows it keeps: its scores
+    // are the ones computed whole, to the bit, with and without a window,
+    // for a word added at the end and a word changed in the middle; sums of
+    // other heads or too few rows are not used.
+    void typedWordGoesOnFromTheSums()
+    {
+        SplitMix64 rng(5);
+        const int n = 60;
+        std::vector<int> tokens(static_cast<std::size_t>(n));
+        for (int &t : tokens)
+            t = int(rng.nextUnit() * 6); // many repeats: duplicate and induction keys
+        LayerTrace layer;
+        for (int h = 0; h < 3; ++h)
+            layer.weights.push_back(randomCausal(rng, n));
+        for (const int window : {0, 9}) {
+            std::vector<HeadScoreRows> whole;
+            const std::vector<HeadScores> expected = layerHeadScores(layer, tokens, window, whole);
+            for (int h = 0; h < 3; ++h) {
+                const HeadScores one = headScores(layer.weights[std::size_t(h)], tokens, std::nullopt, window);
+                QCOMPARE(expected[std::size_t(h)].previousToken, one.previousToken);
+                QCOMPARE(expected[std::size_t(h)].induction, one.induction);
+                QVERIFY(std::isnan(expected[std::size_t(h)].chosenKey));
+            }
+            // The earlier text: the first 50 tokens and rows (their keys are
+            // all before them, so the rows are the same), or a text that
+            // differs from token 40 on (its sums after row 39 are wrong here).
+            LayerTrace shorter;
+            for (const RowMatrix<float> &w : layer.weights)
+                shorter.weights.push_back(w.topLeftCorner(50, 50));
+            std::vector<HeadScoreRows> earlier;
+            layerHeadScores(shorter, std::vector<int>(tokens.begin(), tokens.begin() + 50), window, earlier);
+            std::vector<int> edited(tokens.begin(), tokens.begin() + 50);
+            for (int i = 40; i < 50; ++i)
+                edited[std::size_t(i)] = 99;
+            std::vector<HeadScoreRows> earlierEdited;
+            layerHeadScores(shorter, edited, window, earlierEdited);
+            for (const auto &[from, reused] : {std::pair{&earlier, 50}, std::pair{&earlierEdited, 40}}) {
+                std::vector<HeadScoreRows> rows;
+                const std::vector<HeadScores> typed = layerHeadScores(layer, tokens, window, rows, from, reused);
+                for (std::size_t h = 0; h < 3; ++h) {
+                    QCOMPARE(typed[h].previousToken, expected[h].previousToken);
+                    QCOMPARE(typed[h].firstToken, expected[h].firstToken);
+                    QCOMPARE(typed[h].self, expected[h].self);
+                    QCOMPARE(typed[h].duplicate, expected[h].duplicate);
+                    QCOMPARE(typed[h].induction, expected[h].induction);
+                    QCOMPARE(rows[h].rows.back().total[4], whole[h].rows.back().total[4]); // induction
+                }
+            }
+            // Taken as they are: sums of the edited text over all its 50 rows
+            // give other scores (the test fails if the rows were summed again).
+            std::vector<HeadScoreRows> rows;
+            const std::vector<HeadScores> wrong = layerHeadScores(layer, tokens, window, rows, &earlierEdited, 50);
+            QVERIFY(wrong[0].duplicate != expected[0].duplicate);
+            // Not usable: two heads' sums, or sums over fewer rows than reused.
+            std::vector<HeadScoreRows> twoHeads(earlierEdited.begin(), earlierEdited.begin() + 2);
+            QCOMPARE(layerHeadScores(layer, tokens, window, rows, &twoHeads, 50)[0].duplicate, expected[0].duplicate);
+            QCOMPARE(layerHeadScores(layer, tokens, window, rows, &earlierEdited, 51)[0].duplicate, expected[0].duplicate);
+        }
+    }
+
     void gpt2SmallSizeIsFast()
     {
         // 12 layers x 12 heads at 256 tokens from 50 symbols (many repeats).

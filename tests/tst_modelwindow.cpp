@@ -22,6 +22,7 @@
 #include "rolloutview.h"
 #include "nexttokenview.h"
 #include "optionspanel.h"
+#include "model/headscores.h"
 #include "session/session.h"
 #include "tokenchips.h"
 
@@ -320,6 +321,45 @@ private slots:
         QVERIFY(fixtures::difference(a.nextToken->probabilities,
                                      fixtures::matrix(expected.value(QLatin1String("next_token"))), 2e-5).isEmpty());
         QCOMPARE(typed.window.heatmap()->painter().rows(), 7);
+    }
+
+    // A typed word's grid copies the lines of the text before's thumbnails
+    // over the positions it keeps (gridthumbnails.h), and its pattern scores
+    // go on from the sums over them: the thumbnails, their colours, with the
+    // first token set aside those thumbnails, and the scores are all the
+    // ones made whole from the longer text's trace.
+    void typedWordsGridIsTheWholeTracesGrid()
+    {
+        for (const bool aside : {false, true}) {
+            Fixture f;
+            f.doc.selection()->setFirstTokenAside(aside);
+            QVERIFY(f.open(m_model));
+            f.type(QStringLiteral("the cats<|endoftext|> a"));
+            QVERIFY(f.idle());
+            f.type(kText);
+            QVERIFY(f.idle());
+            QCOMPARE(f.model()->reusedPositions(), 5);
+            QCOMPARE(f.model()->gridFirstTokenAside(), aside);
+            const attn::ModelTrace &trace = *f.model()->trace();
+            QVERIFY(*f.model()->gridLevels() == modelGridLevels(trace, true, kModelGridMaxSide, aside));
+            std::vector<int> ids;
+            for (const attn::ModelToken &t : f.model()->tokens())
+                ids.push_back(t.id);
+            const auto scores = attn::traceHeadScores(trace, ids);
+            const auto shown = f.model()->headScores();
+            QVERIFY(shown && shown->size() == scores.size());
+            for (std::size_t l = 0; l < scores.size(); ++l)
+                for (std::size_t h = 0; h < scores[l].size(); ++h) {
+                    QCOMPARE((*shown)[l][h].duplicate, scores[l][h].duplicate);
+                    QCOMPARE((*shown)[l][h].previousToken, scores[l][h].previousToken);
+                }
+            if (!aside) {
+                const std::shared_ptr<const ModelGridTiles> tiles = f.model()->gridTiles();
+                QVERIFY(tiles);
+                QVERIFY(tiles->images
+                        == colouredTiles(*f.model()->gridLevels(), tiles->map, QColor::fromRgba(tiles->masked)));
+            }
+        }
     }
 
     void badFolderKeepsWhatIsOpen()

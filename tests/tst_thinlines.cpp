@@ -233,14 +233,27 @@ private slots:
     }
 
     // A layer's thumbnail of more tokens than it has pixels, against the rule
-    // computed here cell by cell: a pixel is the level of the largest weight
+    // computed here cell by cell: 301 tokens make blocks of 3 (the last of
+    // one), 101 pixels a side (250: 2 and 125; 700: 6 and 117); a pixel is the level of the largest weight
     // (times its row's factor with the first token set aside) among the keys
     // its block's first row sees (inside the sliding window, right of the
     // first token when set aside), masked when there are none; random
     // causal rows, with and without a window and the first token set aside.
+    void layerThumbnailsKeepEachBlocksLargestWeight_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("block");
+        QTest::newRow("301 tokens") << 301 << 101 << 3;
+        QTest::newRow("250 tokens") << 250 << 125 << 2;
+        QTest::newRow("700 tokens") << 700 << 117 << 6;
+    }
     void layerThumbnailsKeepEachBlocksLargestWeight()
     {
-        const int n = 301, window = 40;
+        QFETCH(int, n);
+        QFETCH(int, side);
+        QFETCH(int, block);
+        const int window = 40;
         std::mt19937 random(7);
         std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
         attn::LayerTrace layer;
@@ -254,15 +267,14 @@ private slots:
         for (const bool aside : {false, true}) {
             for (const int layerWindow : {0, window}) {
                 const QImage image = modelGridLayerLevels(layer, true, kModelGridMaxSide, aside, layerWindow).front();
-                QCOMPARE(image.size(), QSize(kModelGridMaxSide, kModelGridMaxSide));
-                const int side = kModelGridMaxSide;
+                QCOMPARE(image.size(), QSize(side, side));
                 for (int y = 0; y < side; ++y) {
-                    const int r0 = y * n / side, r1 = std::max(r0 + 1, (y + 1) * n / side);
+                    const int r0 = y * block, r1 = std::min(n, r0 + block);
                     for (int x = 0; x < side; ++x) {
-                        int c0 = std::max(x * n / side, aside ? 1 : 0);
+                        int c0 = std::max(x * block, aside ? 1 : 0);
                         if (layerWindow > 0)
                             c0 = std::max(c0, r0 - layerWindow + 1);
-                        const int c1 = std::max(x * n / side + 1, (x + 1) * n / side);
+                        const int c1 = std::min(n, x * block + block);
                         const int got = image.constScanLine(y)[x];
                         if (c0 > r1 - 1 || c0 >= c1) {
                             QVERIFY2(got == kGridMasked, qPrintable(QStringLiteral("%1,%2: %3").arg(x).arg(y).arg(got)));
@@ -289,7 +301,7 @@ private slots:
     // cells of its block the mask leaves, masked when it leaves none.
     void pooledLevelsKeepEachBlocksLargestWeight()
     {
-        const int n = 300, side = 37;
+        const int n = 256, side = 37; // thumbnails of 128: blocks of 2 tokens
         const attn::RowMatrix<float> w = halfwayWeights(n);
         const ModelGridLevels full = modelGridLevels(halfwayTrace(n, 1, 1), true, kModelGridMaxSide);
         QCOMPARE(full[0][0].width(), kModelGridMaxSide);

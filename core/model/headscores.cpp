@@ -55,35 +55,49 @@ struct PatternKeys
     }
 };
 
-double meanOverQueries(const MatrixIn<float> &weights, const KeyLists &lists)
+// The patterns' places in HeadScoreRows::Sums.
+enum Pattern { PreviousToken, FirstToken, Self, Duplicate, Induction };
+
+double meanOf(const HeadScoreRows::Sums &s, Pattern p)
 {
-    double total = 0;
-    int queries = 0;
-    for (int i = 0; i < int(weights.rows()); ++i) {
-        if (lists.count(i) == 0)
-            continue;
-        double sum = 0;
-        for (int k = lists.begin[std::size_t(i)]; k < lists.begin[std::size_t(i) + 1]; ++k)
-            sum += double(weights(i, lists.keys[std::size_t(k)]));
-        total += sum;
-        ++queries;
-    }
-    return queries == 0 ? kNaN : total / queries;
+    return s.queries[p] == 0 ? kNaN : s.total[p] / s.queries[p];
 }
 
-// Mean over queries 1 ... n-1 that can see key(i) of the weight on it.
-template<typename KeyOf>
-double meanFromSecondQuery(const MatrixIn<float> &weights, const PatternKeys &keys, KeyOf keyOf)
+// The weights on a query's keys in `lists`, summed, when it has any.
+void addListed(const MatrixIn<float> &weights, const KeyLists &lists, int i, HeadScoreRows::Sums &s, Pattern p)
 {
-    double total = 0;
-    int queries = 0;
-    for (int i = 1; i < int(weights.rows()); ++i) {
-        if (!keys.sees(i, keyOf(i)))
-            continue;
-        total += double(weights(i, keyOf(i)));
-        ++queries;
+    if (lists.count(i) == 0)
+        return;
+    double sum = 0;
+    for (int k = lists.begin[std::size_t(i)]; k < lists.begin[std::size_t(i) + 1]; ++k)
+        sum += double(weights(i, lists.keys[std::size_t(k)]));
+    s.total[p] += sum;
+    ++s.queries[p];
+}
+
+// Sums of queries `from` ... n-1 after `s` (the sums over the queries
+// before), each query's into `rows` when given; the sums over all.
+HeadScoreRows::Sums sumRows(const MatrixIn<float> &weights, const PatternKeys &keys, int from, HeadScoreRows::Sums s,
+                            std::vector<HeadScoreRows::Sums> *rows)
+{
+    const auto add = [&](int i, int key, Pattern p) {
+        if (!keys.sees(i, key))
+            return;
+        s.total[p] += double(weights(i, key));
+        ++s.queries[p];
+    };
+    for (int i = from; i < int(weights.rows()); ++i) {
+        if (i > 0) { // query 0 counts in none (headscores.h)
+            add(i, i - 1, PreviousToken);
+            add(i, 0, FirstToken);
+            add(i, i, Self);
+        }
+        addListed(weights, keys.duplicate, i, s, Duplicate);
+        addListed(weights, keys.induction, i, s, Induction);
+        if (rows)
+            (*rows)[std::size_t(i)] = s;
     }
-    return queries == 0 ? kNaN : total / queries;
+    return s;
 }
 
 double chosenWeight(const MatrixIn<float> &weights, const std::optional<QueryKey> &chosen)
@@ -93,14 +107,20 @@ double chosenWeight(const MatrixIn<float> &weights, const std::optional<QueryKey
     return inside ? double(weights(chosen->query, chosen->key)) : kNaN;
 }
 
+HeadScores scoresFromSums(const HeadScoreRows::Sums &s)
+{
+    HeadScores h;
+    h.previousToken = meanOf(s, PreviousToken);
+    h.firstToken = meanOf(s, FirstToken);
+    h.self = meanOf(s, Self);
+    h.duplicate = meanOf(s, Duplicate);
+    h.induction = meanOf(s, Induction);
+    return h;
+}
+
 HeadScores scoresOf(const MatrixIn<float> &weights, const PatternKeys &keys, const std::optional<QueryKey> &chosen)
 {
-    HeadScores s;
-    s.previousToken = meanFromSecondQuery(weights, keys, [](int i) { return i - 1; });
-    s.firstToken = meanFromSecondQuery(weights, keys, [](int) { return 0; });
-    s.self = meanFromSecondQuery(weights, keys, [](int i) { return i; });
-    s.duplicate = meanOverQueries(weights, keys.duplicate);
-    s.induction = meanOverQueries(weights, keys.induction);
+    HeadScores s = scoresFromSums(sumRows(weights, keys, 0, {}, nullptr));
     s.chosenKey = chosenWeight(weights, chosen);
     return s;
 }
@@ -160,6 +180,38 @@ std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vect
     };
     runBoth([&] { some(0, half); }, [&] { some(half, heads.size()); });
     return heads;
+}
+
+std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vector<int> &tokens, int window,
+                                        std::vector<HeadScoreRows> &rows, const std::vector<HeadScoreRows> *earlier,
+                                        int reused)
+{
+    const PatternKeys keys(tokens, std::max(0, window));
+    for (const RowMatrix<float> &w : layer.weights)
+        checkShape(w, tokens.size());
+    const std::size_t heads = layer.weights.size();
+    const bool goOn = earlier && earlier->size() == heads && reused > 0 && reused <= int(tokens.size())
+                   && std::all_of(earlier->begin(), earlier->end(),
+                                  [&](const HeadScoreRows &r) { return int(r.rows.size()) >= reused; });
+    const int from = goOn ? reused : 0;
+    rows.assign(heads, {});
+    std::vector<HeadScores> scores(heads);
+    const auto some = [&](std::size_t first, std::size_t end) {
+        for (std::size_t h = first; h < end; ++h) {
+            std::vector<HeadScoreRows::Sums> &mine = rows[h].rows;
+            mine.resize(tokens.size());
+            HeadScoreRows::Sums start;
+            if (goOn) {
+                const std::vector<HeadScoreRows::Sums> &before = (*earlier)[h].rows;
+                std::copy(before.begin(), before.begin() + from, mine.begin());
+                start = before[std::size_t(from) - 1];
+            }
+            scores[h] = scoresFromSums(sumRows(layer.weights[h], keys, from, start, &mine));
+            scores[h].chosenKey = kNaN;
+        }
+    };
+    runBoth([&] { some(0, heads / 2); }, [&] { some(heads / 2, heads); });
+    return scores;
 }
 
 std::vector<std::vector<HeadScores>> withChosenKey(std::vector<std::vector<HeadScores>> table, const ModelTrace &trace,

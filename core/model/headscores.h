@@ -78,6 +78,29 @@ std::vector<std::vector<HeadScores>> traceHeadScores(const ModelTrace &trace, co
 std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vector<int> &tokens,
                                         const std::optional<QueryKey> &chosen = std::nullopt, int window = 0);
 
+// A head's pattern sums row by row: rows[i] holds each pattern's total and
+// the queries counted over queries 0 ... i. A longer text whose first rows
+// are the same (a word typed at the end of a causal text) goes on from them,
+// so a typed word reads only its own rows, and its scores are the ones
+// computed whole, to the bit: the sums are added in the same order.
+struct HeadScoreRows
+{
+    struct Sums // previous token, first token, self, duplicate, induction
+    {
+        double total[5] = {};
+        int queries[5] = {};
+    };
+    std::vector<Sums> rows;
+};
+
+// layerHeadScores (no chosen key) keeping every head's sums in `rows`; with
+// `earlier` (the same layer's over a text whose first `reused` tokens and
+// weight rows are this one's), its sums over those rows are taken as they
+// are. An `earlier` of other heads or fewer rows is not used.
+std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vector<int> &tokens, int window,
+                                        std::vector<HeadScoreRows> &rows,
+                                        const std::vector<HeadScoreRows> *earlier = nullptr, int reused = 0);
+
 // `table` (traceHeadScores of `trace`) with every head's chosenKey set for
 // `chosen` and the other scores kept: picking another word, or another
 // query, needs no new pass over the weights.

@@ -142,6 +142,12 @@ void ModelDocument::startCompute(bool resume)
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     in.previous = m_reusable;
     in.previousRollout = m_reusableRollout;
+    in.previousScoreRows = m_reusableScoreRows;
+    if (m_trace && m_trace == m_reusable) { // the grid shown is the reusable trace's
+        in.previousGrid = m_gridLevels;
+        in.previousAsideGrid = m_asideGridLevels;
+        in.previousTiles = m_gridTiles;
+    }
     in.rollout = m_rolloutShown;
     if (resume && m_stopped && m_shownRun) {
         in.resumeFrom = m_shownRun->trace;
@@ -190,12 +196,14 @@ void ModelDocument::onComputed(const std::shared_ptr<ModelRunResult> &out)
     m_runError = out->error;
     if (!partialShown) // else taken when its first layer was shown
         takeBefore(out->run->tokens, out->run->ablated);
-    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable, m_reusableRollout});
+    releaseOnWorker({m_trace, m_rollout, m_gridLevels, m_gridTiles, m_asideGridLevels, m_reusable, m_reusableRollout,
+                     m_reusableScoreRows});
     m_tokens = out->run->tokens;
     m_trace = out->trace;
     m_nothingShownYet = m_nothingShownYet && !m_trace;
     m_reusable = out->trace;
     m_reusableRollout = out->rollout;
+    m_reusableScoreRows = out->scoreRows;
     m_shownRun = out->run;
     m_computedLayers = out->trace ? m_model->config.layers : 0;
     m_stopped = false;

@@ -251,6 +251,7 @@ private:
     // Layer by layer (modelprogress.cpp).
     std::shared_ptr<const attn::ModelTrace> m_reusable; // the last whole trace: a new text's run reuses it
     std::shared_ptr<const attn::RowMatrix<double>> m_reusableRollout; // m_reusable's rollout
+    std::shared_ptr<const ModelScoreRows> m_reusableScoreRows;        // m_reusable's pattern sums
     std::shared_ptr<const ModelRunStart> m_shownRun;    // the run whose layers are shown
     int m_computedLayers = 0;
     bool m_stopped = false;

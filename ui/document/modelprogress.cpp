@@ -13,6 +13,7 @@ void ModelDocument::forgetLayers()
 {
     m_reusable.reset();
     m_reusableRollout.reset();
+    m_reusableScoreRows.reset();
     m_shownRun.reset();
     m_computedLayers = 0;
     m_stopped = false;

@@ -111,6 +111,16 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
     ModelGridLevels grid(std::size_t(c.layers)), aside(std::size_t(c.layers));
     std::vector<std::vector<QImage>> tiles(std::size_t(c.layers));
     auto scores = std::make_shared<std::vector<std::vector<attn::HeadScores>>>(std::size_t(c.layers));
+    auto scoreRows = std::make_shared<ModelScoreRows>(std::size_t(c.layers));
+    // Set once the pass knows how many rows it reuses (before its first layer is done).
+    int earlierLines = 0, earlierRows = 0;
+    const auto earlier = [&](const auto &grid, std::size_t l) {
+        return grid && l < grid->size() && earlierLines > 0 ? EarlierThumbnails{&(*grid)[l], earlierLines}
+                                                            : EarlierThumbnails{};
+    };
+    const bool sameColours = in.previousTiles && in.previousTiles->map == in.colours.map
+                          && in.previousTiles->masked == in.colours.masked;
+    const auto *earlierTiles = sameColours ? &in.previousTiles->images : nullptr;
     std::size_t hiddenMoved = 0;
     options.layerDone = [&](int l, attn::ModelTrace &pass) {
         const std::size_t i = std::size_t(l);
@@ -122,11 +132,17 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         ModelLayerDone done;
         done.run = start;
         done.layer = l;
-        done.levels = grid[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, false, window);
-        done.tiles = tiles[i] = colouredTiles({done.levels}, in.colours.map, QColor::fromRgba(in.colours.masked)).front();
+        done.levels = grid[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, false, window,
+                                                     earlier(in.previousGrid, i));
+        done.tiles = tiles[i] = colouredLayerTiles(done.levels, in.colours.map, QColor::fromRgba(in.colours.masked),
+                                                   earlier(earlierTiles, i));
         if (in.firstTokenAside)
-            done.asideLevels = aside[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, true, window);
-        done.scores = (*scores)[i] = attn::layerHeadScores(layer, ids, std::nullopt, window);
+            done.asideLevels = aside[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, true, window,
+                                                               earlier(in.previousAsideGrid, i));
+        const bool sumsGoOn = earlierRows > 0 && in.previousScoreRows && i < in.previousScoreRows->size();
+        done.scores = (*scores)[i] = attn::layerHeadScores(layer, ids, window, (*scoreRows)[i],
+                                                           sumsGoOn ? &(*in.previousScoreRows)[i] : nullptr,
+                                                           earlierRows);
         if (l == out->layer)
             done.layerResult = out->layerResult = std::make_shared<const attn::AttentionResult>(
                 attn::layerAttention(model, growing, l));
@@ -139,6 +155,10 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
             pass = attn::forwardFrom(model, ids, options, in.resumeFrom.get(), 0, in.resumeLayers);
         } else if (in.previous) {
             start->reused = attn::reusablePrefix(model, *in.previous, ids, options);
+            earlierRows = c.causal ? start->reused : 0;
+            if (c.causal)
+                earlierLines = reusableThumbnailLines(n, int(in.previous->tokenIds.size()), start->reused,
+                                                      kModelGridMaxSide);
             pass = attn::extendTrace(model, *in.previous, ids, options);
         } else {
             pass = attn::forward(model, ids, options);
@@ -160,6 +180,7 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         if (in.firstTokenAside)
             out->asideGrid = std::make_shared<const ModelGridLevels>(std::move(aside));
         out->scores = std::move(scores);
+        out->scoreRows = std::move(scoreRows);
     } catch (const attn::ModelInputError &e) {
         out->error = QString::fromStdString(e.what());
         out->trace.reset();

@@ -26,6 +26,9 @@
 // at 256 tokens of a Qwen2.5-0.5B-shaped model, 88 MB and 6 ms a word.
 constexpr double kModelScoresBudgetBytes = 64.0 * 1024 * 1024;
 
+// Every head's pattern sums row by row ([layer][head], attn::HeadScoreRows).
+using ModelScoreRows = std::vector<std::vector<attn::HeadScoreRows>>;
+
 // What a run is asked.
 struct ModelRunInput
 {
@@ -36,6 +39,11 @@ struct ModelRunInput
     // The last whole trace, whose rows or layers the run reuses where it can (model/incremental.h).
     std::shared_ptr<const attn::ModelTrace> previous;
     std::shared_ptr<const attn::RowMatrix<double>> previousRollout; // previous's, whose kept rows are reused too
+    // previous's grid (any may be null): the thumbnails' lines over the rows
+    // a typed word leaves unchanged are copied from it (gridthumbnails.h).
+    std::shared_ptr<const ModelGridLevels> previousGrid, previousAsideGrid;
+    std::shared_ptr<const ModelGridTiles> previousTiles;
+    std::shared_ptr<const ModelScoreRows> previousScoreRows; // previous's, whose sums over reused rows go on
     // A stopped run's trace, whose layers 0 ... resumeLayers-1 are done: the
     // run goes on from there when the tokens and switched-off heads are the same.
     std::shared_ptr<const attn::ModelTrace> resumeFrom;
@@ -83,6 +91,7 @@ struct ModelRunResult
     std::shared_ptr<const ModelGridTiles> gridTiles;  // `grid` in the colours asked
     std::shared_ptr<const ModelGridLevels> asideGrid; // when asked
     std::shared_ptr<const std::vector<std::vector<attn::HeadScores>>> scores;
+    std::shared_ptr<const ModelScoreRows> scoreRows; // what `scores` were summed from, for the next typed word
     std::shared_ptr<const attn::AttentionResult> layerResult; // of the selected layer
     int layer = 0;
     QString error;

@@ -1,8 +1,6 @@
 #include "modelgridpainter.h"
 
 #include "devicepixels.h"
-#include "model/firsttokenaside.h"
-#include "runtime/twothreads.h"
 
 #include <QObject>
 #include <QStringList>
@@ -11,14 +9,6 @@
 
 namespace {
 constexpr double kGap = 3;
-
-// A weight as a grey level of 0 ... kGridLevelTop, the nearest (halves up,
-// as std::lround: the product and the half are exact in double, and
-// truncation floors a positive number), without lround's call per pixel.
-uchar level(float weight)
-{
-    return uchar(double(std::clamp(weight, 0.0f, 1.0f)) * kGridLevelTop + 0.5);
-}
 } // namespace
 
 double ModelGridLayout::tileSide() const
@@ -130,156 +120,6 @@ ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, con
     return l;
 }
 
-ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide, bool firstTokenAside,
-                                const std::vector<int> &windows)
-{
-    ModelGridLevels layers;
-    for (const attn::LayerTrace &layer : trace.layers) {
-        const std::size_t l = layers.size();
-        layers.push_back(modelGridLayerLevels(layer, causal, maxSide, firstTokenAside,
-                                              l < windows.size() ? windows[l] : 0));
-    }
-    return layers;
-}
-
-namespace {
-
-// One head's thumbnail (modelGridLayerLevels).
-QImage headLevels(const attn::RowMatrix<float> &w, bool causal, int maxSide, bool firstTokenAside, int layerWindow)
-{
-    // Keys before this in row r are outside its window (none without one).
-    const int window = causal ? std::max(0, layerWindow) : 0;
-    const auto firstSeen = [window](int r) { return window > 0 ? std::max(0, r - window + 1) : 0; };
-    const int n = int(w.rows()), m = int(w.cols());
-    const int rows = std::min(n, maxSide), cols = std::min(m, maxSide);
-    QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_Grayscale8);
-    image.fill(0);
-    // With the first token set aside, row r's weights times its factor
-    // (attn::firstTokenAside) and column 0 drawn as masked.
-    Eigen::VectorXf rowScale = Eigen::VectorXf::Ones(n);
-    if (firstTokenAside)
-        for (int r = 0; r < n; ++r)
-            rowScale[r] = float(attn::firstTokenAsideScale(w.row(r).data(), m));
-    const int firstShown = firstTokenAside ? 1 : 0;
-    if (rows == n && cols == m) {
-        // One pixel per weight (the texts a user types): no block to
-        // reduce, and 144 heads of 64 x 64 at every keystroke.
-        for (int r = 0; r < rows; ++r) {
-            uchar *line = image.scanLine(r);
-            const float *weights = w.row(r).data();
-            for (int c = 0; c < cols; ++c)
-                line[c] = (causal && c > r) || c < firstShown || c < firstSeen(r)
-                    ? uchar(kGridMasked)
-                    : level(weights[c] * rowScale[r]);
-        }
-        return image;
-    }
-    // A line of cells at a time: the block's rows reduced key by key
-    // first (the largest weight each key has in them), then each cell's
-    // keys; the same largest as cell by cell, at a tenth of the work.
-    std::vector<int> keyFrom(std::size_t(cols), 0), keyTo(std::size_t(cols), 0); // each cell column's keys
-    std::vector<float> high(static_cast<std::size_t>(m));
-    for (int c = 0; c < cols; ++c) {
-        keyFrom[std::size_t(c)] = int(qint64(c) * m / cols);
-        keyTo[std::size_t(c)] = std::max(keyFrom[std::size_t(c)] + 1, int(qint64(c + 1) * m / cols));
-    }
-    for (int r = 0; r < rows; ++r) {
-        uchar *line = image.scanLine(r);
-        const int r0 = int(qint64(r) * n / rows), r1 = std::max(r0 + 1, int(qint64(r + 1) * n / rows));
-        // Under the causal mask no row of the block sees a key from r1 on:
-        // those cells are masked, and their weights (zero) are not read.
-        const int seen = causal ? std::min(m, r1) : m;
-        float *largest = high.data();
-        for (int y = r0; y < r1; ++y) {
-            const float *weights = w.row(y).data();
-            const float scale = rowScale[y];
-            if (y == r0)
-                for (int k = 0; k < seen; ++k)
-                    largest[k] = weights[k] * scale;
-            else
-                for (int k = 0; k < seen; ++k)
-                    largest[k] = std::max(largest[k], weights[k] * scale);
-        }
-        const int seenFrom = std::max(firstShown, firstSeen(r0));
-        int c = 0;
-        for (; c < cols && keyFrom[std::size_t(c)] < seen; ++c) {
-            // The block's columns some row of it sees: masked when none.
-            const int c0 = std::max(keyFrom[std::size_t(c)], seenFrom), c1 = std::min(keyTo[std::size_t(c)], seen);
-            if (c0 >= c1) {
-                line[c] = uchar(kGridMasked);
-                continue;
-            }
-            float most = 0;
-            for (int k = c0; k < c1; ++k)
-                most = std::max(most, largest[k]);
-            line[c] = level(most);
-        }
-        std::fill(line + c, line + cols, uchar(kGridMasked));
-    }
-    return image;
-}
-
-} // namespace
-
-std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
-                                         bool firstTokenAside, int layerWindow)
-{
-    // The heads on both threads: the layer's weights are megabytes, read once.
-    std::vector<QImage> tiles(layer.weights.size());
-    const std::size_t half = tiles.size() / 2;
-    const auto some = [&](std::size_t from, std::size_t to) {
-        for (std::size_t h = from; h < to; ++h)
-            tiles[h] = headLevels(layer.weights[h], causal, maxSide, firstTokenAside, layerWindow);
-    };
-    attn::runBoth([&] { some(0, half); }, [&] { some(half, tiles.size()); });
-    return tiles;
-}
-
-ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side)
-{
-    side = std::max(1, side);
-    ModelGridLevels out;
-    static_assert(kGridMasked == 255 && kGridLevelTop < kGridMasked, "a masked pixel must wrap to 0 when one is added");
-    std::vector<uchar> highest; // of one line of cells, per pixel column: 0 masked, else level + 1
-    for (const std::vector<QImage> &layer : levels) {
-        std::vector<QImage> tiles;
-        for (const QImage &level : layer) {
-            const int n = level.height(), m = level.width();
-            if (n <= side && m <= side) {
-                tiles.push_back(level); // shared, not copied
-                continue;
-            }
-            const int rows = std::min(n, side), cols = std::min(m, side);
-            QImage image(cols, rows, QImage::Format_Grayscale8);
-            for (int r = 0; r < rows; ++r) {
-                // The block's rows reduced pixel column by pixel column
-                // first, then each cell's columns. A level is kept plus one,
-                // so that the masked pixel (255) wraps to 0 and loses to
-                // every level: no branch, and the compiler's vectors do it.
-                const int r0 = int(qint64(r) * n / rows), r1 = int(qint64(r + 1) * n / rows);
-                highest.assign(std::size_t(m), 0);
-                for (int y = r0; y < r1; ++y) {
-                    const uchar *in = level.constScanLine(y);
-                    uchar *most = highest.data();
-                    for (int x = 0; x < m; ++x)
-                        most[x] = std::max(most[x], uchar(in[x] + 1));
-                }
-                uchar *line = image.scanLine(r);
-                for (int c = 0; c < cols; ++c) {
-                    const int c0 = int(qint64(c) * m / cols), c1 = int(qint64(c + 1) * m / cols);
-                    uchar cell = 0;
-                    for (int x = c0; x < c1; ++x)
-                        cell = std::max(cell, highest[std::size_t(x)]);
-                    line[c] = cell == 0 ? uchar(kGridMasked) : uchar(cell - 1);
-                }
-            }
-            tiles.push_back(std::move(image));
-        }
-        out.push_back(std::move(tiles));
-    }
-    return out;
-}
-
 int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads, const ModelGridMarks *marks)
 {
     const double side = modelGridLayout(bounds, layers, heads, QFontMetricsF(p.font()), marks).tileSide();
@@ -287,36 +127,13 @@ int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int
     return std::min(pixels.width(), pixels.height());
 }
 
-std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked)
-{
-    QRgb table[256];
-    for (int i = 0; i <= kGridLevelTop; ++i)
-        table[i] = sequentialColor(map, double(i) / kGridLevelTop).rgb();
-    table[kGridMasked] = masked.rgb();
-    std::vector<std::vector<QImage>> out;
-    for (const std::vector<QImage> &layer : levels) {
-        std::vector<QImage> tiles;
-        for (const QImage &level : layer) {
-            QImage image(level.size(), QImage::Format_RGB32);
-            const int width = level.width(), height = level.height(); // not asked per pixel: calls
-            for (int r = 0; r < height; ++r) {
-                const uchar *in = level.constScanLine(r);
-                auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
-                for (int c = 0; c < width; ++c)
-                    line[c] = table[in[c]];
-            }
-            tiles.push_back(std::move(image));
-        }
-        out.push_back(std::move(tiles));
-    }
-    return out;
-}
-
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
                                                  const QColor &masked, int maxSide, bool firstTokenAside,
                                                  const std::vector<int> &windows)
 {
-    return colouredTiles(modelGridLevels(trace, causal, maxSide, firstTokenAside, windows), map, masked);
+    const ModelGridLevels levels =
+        modelGridLevels(trace, causal, std::max(maxSide, kModelGridMaxSide), firstTokenAside, windows);
+    return colouredTiles(pooledLevels(levels, maxSide), map, masked);
 }
 
 std::vector<ModelGridColumnLabel> modelGridColumnLabels(const ModelGridLayout &l, const QFontMetricsF &metrics)

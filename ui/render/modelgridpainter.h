@@ -3,6 +3,7 @@
 // thumbnail per head, and the painting the window and the export share.
 
 #include "colormap.h"
+#include "gridthumbnails.h"
 #include "model/forward.h"
 
 #include <QFontMetricsF>
@@ -13,9 +14,6 @@
 #include <QString>
 #include <set>
 #include <vector>
-
-// Thumbnails keep at most this many cells a side (one pixel each).
-constexpr int kModelGridMaxSide = 128;
 
 // What the grid says about the model and the weights beside its tiles.
 struct ModelGridMarks
@@ -76,52 +74,14 @@ struct ModelGridLayout
 ModelGridLayout modelGridLayout(const QRectF &bounds, int layers, int heads, const QFontMetricsF &metrics,
                                 const ModelGridMarks *marks = nullptr, bool sorted = false);
 
-// One thumbnail per head, layers outer, before it has colours: one byte per
-// pixel (Format_Grayscale8), the weight as a level 0 ... kGridLevelTop of
-// 0 ... 1, or kGridMasked where a causal mask hides every cell. One pixel per
-// cell, up to `maxSide` cells a side; a pixel of a long text is the largest
-// weight of its block of cells, so a sharp head stays visible when shrunk.
-// The slow part, independent of colours: the window builds it on a worker.
-// With `firstTokenAside`, each row's weights renormalised without the first
-// token (attn::firstTokenAside) and its column drawn as masked. windows[l]:
-// layer l's sliding window (0 or missing: none); the keys a window hides are
-// masked as the causal mask's are.
-using ModelGridLevels = std::vector<std::vector<QImage>>;
-constexpr int kGridLevelTop = 254;
-constexpr int kGridMasked = 255;
-ModelGridLevels modelGridLevels(const attn::ModelTrace &trace, bool causal, int maxSide,
-                                bool firstTokenAside = false, const std::vector<int> &windows = {});
-// One layer's row of it (`window`: that layer's, 0 for none), for a window
-// that shows layers as a long pass computes them.
-std::vector<QImage> modelGridLayerLevels(const attn::LayerTrace &layer, bool causal, int maxSide,
-                                         bool firstTokenAside = false, int window = 0);
-
-// The levels at most `side` pixels a side: a pixel of a larger thumbnail is
-// the highest level of its block (the largest weight), masked only where
-// every pixel of the block is. For tiles smaller than their thumbnails,
-// which scaled down would drop rows and columns (devicepixels.h).
-ModelGridLevels pooledLevels(const ModelGridLevels &levels, int side);
-
 // How many device pixels a side each tile gets when `p` paints the grid of
 // layers x heads in `bounds` (paintModelGrid's layout), at most
 // kModelGridMaxSide; kModelGridMaxSide on SVG and PDF.
 int modelGridTilePixels(const QPainter &p, const QRectF &bounds, int layers, int heads,
                         const ModelGridMarks *marks = nullptr);
 
-// The levels in `map`'s colours, masked pixels in `masked` (one table look-up a pixel).
-std::vector<std::vector<QImage>> colouredTiles(const ModelGridLevels &levels, ColorMap map, const QColor &masked);
-
-// Tiles coloured ahead of time (on the worker that built their levels), with
-// the colours they were given: the grid uses them while its own colours are
-// the same, and colours the levels itself only after a change of colours.
-struct ModelGridTiles
-{
-    ColorMap map = ColorMap::Viridis;
-    QRgb masked = 0;
-    std::vector<std::vector<QImage>> images;
-};
-
-// Both at once.
+// The window's thumbnails pooled to at most `maxSide` pixels (pooledLevels)
+// and coloured: an export draws what the window shows, at its own size.
 std::vector<std::vector<QImage>> modelGridImages(const attn::ModelTrace &trace, bool causal, ColorMap map,
                                                  const QColor &masked, int maxSide, bool firstTokenAside = false,
                                                  const std::vector<int> &windows = {});
