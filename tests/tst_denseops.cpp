@@ -257,6 +257,7 @@ private slots:
         QTest::newRow("eight rows, a short depth") << 8 << 5 << 9 << "converted";
         QTest::newRow("two rows, floats mapped with a stride") << 2 << 901 << 130 << "mapped";
         QTest::newRow("five rows, owned floats") << 5 << 70 << 33 << "owned";
+        QTest::newRow("three rows, owned floats, an odd number of outputs") << 3 << 901 << 131 << "owned";
         QTest::newRow("one row, BF16 in place") << 1 << 901 << 130 << "bf16";
         QTest::newRow("six rows, BF16 in place, a short depth") << 6 << 7 << 11 << "bf16";
         QTest::newRow("three rows, F16 in place") << 3 << 77 << 70 << "f16";

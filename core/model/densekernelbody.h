@@ -133,6 +133,71 @@ void rowStreamDots(const float *x, long ldx, const void *w, long ldw, long depth
     }
 }
 
+// rowStreamDots for two rows of w at a time: each vector of x is loaded
+// once for both, and the loads, not the multiplies, are what a few rows of
+// x wait on. The same terms go into the same sums in the same order, so the
+// results are rowStreamDots' to the bit. Needs 2 x Rows x kAlong sums in
+// registers: with 32 of them (kVectors >= 4), Rows up to 3. Three rows of a
+// 896-deep weight stream at 17 GB/s on one thread here, against 14.7 one
+// row of w at a time.
+template<RowElement Element, long Rows>
+void rowPairStreamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
+{
+    constexpr long kStep = kAlong * kWidth;
+    constexpr long kAhead = kAheadBytes / (Element == RowElement::Float ? 4 : 2);
+    const long steps = depth - depth % kStep;
+    long j = 0;
+    for (; j + 1 < cols; j += 2) {
+        const void *row[2] = {elementAt<Element>(w, j * ldw), elementAt<Element>(w, (j + 1) * ldw)};
+        Reg acc[2][Rows][kAlong];
+        for (long p = 0; p < 2; ++p)
+            for (long r = 0; r < Rows; ++r)
+                for (long a = 0; a < kAlong; ++a)
+                    acc[p][r][a] = zero();
+        for (long k = 0; k < steps; k += kStep) {
+            for (long a = 0; a < kAlong; ++a) {
+                const long at = k + a * kWidth;
+                const Reg b0 = weightVector<Element>(row[0], at), b1 = weightVector<Element>(row[1], at);
+                __builtin_prefetch(elementAt<Element>(row[0], at + kAhead));
+                __builtin_prefetch(elementAt<Element>(row[1], at + kAhead));
+                for (long r = 0; r < Rows; ++r) {
+                    const Reg v = loadu(x + r * ldx + at);
+                    acc[0][r][a] = multiplyAdd(v, b0, acc[0][r][a]);
+                    acc[1][r][a] = multiplyAdd(v, b1, acc[1][r][a]);
+                }
+            }
+        }
+        const long vectors = depth - depth % kWidth;
+        for (long k = steps; k < depth; k += kWidth) {
+            const long a = k / kWidth % kAlong;
+            const bool whole = k < vectors;
+            for (long p = 0; p < 2; ++p) {
+                const Reg b = whole ? weightVector<Element>(row[p], k) : weightPart<Element>(row[p], k, depth - k);
+                for (long r = 0; r < Rows; ++r) {
+                    const Reg v = whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, depth - k);
+                    acc[p][r][a] = multiplyAdd(v, b, acc[p][r][a]);
+                }
+            }
+        }
+        for (long p = 0; p < 2; ++p)
+            for (long r = 0; r < Rows; ++r)
+                y[r * ldy + j + p] = sumOfLanes(add(add(acc[p][r][0], acc[p][r][1]), add(acc[p][r][2], acc[p][r][3])));
+    }
+    if (j < cols)
+        rowStreamDots<Element, Rows>(x, ldx, elementAt<Element>(w, j * ldw), ldw, depth, 1, y + j, ldy);
+}
+
+// Rows at a time through the paired streams when the sums fit the registers
+// (one row alone streams faster by itself: its loads do not wait).
+template<RowElement Element, long Rows>
+void streamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
+{
+    if constexpr (kVectors >= 4 && Rows >= 2 && Rows <= 3)
+        rowPairStreamDots<Element, Rows>(x, ldx, w, ldw, depth, cols, y, ldy);
+    else
+        rowStreamDots<Element, Rows>(x, ldx, w, ldw, depth, cols, y, ldy);
+}
+
 template<RowElement Element>
 void rowDotsOf(const float *x, long ldx, long rows, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
@@ -143,16 +208,16 @@ void rowDotsOf(const float *x, long ldx, long rows, const void *w, long ldw, lon
         float *yr = y + r0 * ldy;
         switch (smaller(kGroup, rows - r0)) {
         case 1:
-            rowStreamDots<Element, 1>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            streamDots<Element, 1>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         case 2:
-            rowStreamDots<Element, 2>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            streamDots<Element, 2>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         case 3:
-            rowStreamDots<Element, kGroup < 3 ? 1 : 3>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            streamDots<Element, kGroup < 3 ? 1 : 3>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         default:
-            rowStreamDots<Element, kGroup>(xr, ldx, w, ldw, depth, cols, yr, ldy);
+            streamDots<Element, kGroup>(xr, ldx, w, ldw, depth, cols, yr, ldy);
             break;
         }
     }

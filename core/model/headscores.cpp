@@ -35,14 +35,17 @@ struct PatternKeys
     // Whether query i can see key j (j <= i).
     bool sees(int i, int j) const { return window <= 0 || j > i - window; }
 
-    PatternKeys(const std::vector<int> &tokens, int window) : window(window)
+    // The lists of queries `from` on (those before are left empty: a typed
+    // word's scores go on from sums over them).
+    PatternKeys(const std::vector<int> &tokens, int window, int from = 0) : window(window)
     {
         // Earlier positions of each token id, in order, so each query's keys
         // come out ascending and each induction key appears once.
         std::unordered_map<int, std::vector<int>> seen;
         for (int i = 0; i < int(tokens.size()); ++i) {
             std::vector<int> &earlier = seen[tokens[std::size_t(i)]];
-            for (const int j : earlier) {
+            for (std::size_t e = 0; i >= from && e < earlier.size(); ++e) {
+                const int j = earlier[e];
                 if (sees(i, j))
                     duplicate.keys.push_back(j);
                 if (j + 1 < i && sees(i, j + 1))
@@ -186,7 +189,6 @@ std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vect
                                         std::vector<HeadScoreRows> &rows, const std::vector<HeadScoreRows> *earlier,
                                         int reused)
 {
-    const PatternKeys keys(tokens, std::max(0, window));
     for (const RowMatrix<float> &w : layer.weights)
         checkShape(w, tokens.size());
     const std::size_t heads = layer.weights.size();
@@ -194,23 +196,26 @@ std::vector<HeadScores> layerHeadScores(const LayerTrace &layer, const std::vect
                    && std::all_of(earlier->begin(), earlier->end(),
                                   [&](const HeadScoreRows &r) { return int(r.rows.size()) >= reused; });
     const int from = goOn ? reused : 0;
+    const PatternKeys keys(tokens, std::max(0, window), from);
     rows.assign(heads, {});
     std::vector<HeadScores> scores(heads);
     const auto some = [&](std::size_t first, std::size_t end) {
         for (std::size_t h = first; h < end; ++h) {
             std::vector<HeadScoreRows::Sums> &mine = rows[h].rows;
-            mine.resize(tokens.size());
-            HeadScoreRows::Sums start;
-            if (goOn) {
-                const std::vector<HeadScoreRows::Sums> &before = (*earlier)[h].rows;
-                std::copy(before.begin(), before.begin() + from, mine.begin());
-                start = before[std::size_t(from) - 1];
-            }
+            mine.reserve(tokens.size());
+            if (goOn)
+                mine.assign((*earlier)[h].rows.begin(), (*earlier)[h].rows.begin() + from);
+            mine.resize(tokens.size()); // sumRows writes the rest
+            const HeadScoreRows::Sums start = goOn ? mine[std::size_t(from) - 1] : HeadScoreRows::Sums{};
             scores[h] = scoresFromSums(sumRows(layer.weights[h], keys, from, start, &mine));
             scores[h].chosenKey = kNaN;
         }
     };
-    runBoth([&] { some(0, heads / 2); }, [&] { some(heads / 2, heads); });
+    // A typed word's few rows are less work than handing half the heads to the other thread.
+    if (int(tokens.size()) - from < 16)
+        some(0, heads);
+    else
+        runBoth([&] { some(0, heads / 2); }, [&] { some(heads / 2, heads); });
     return scores;
 }
 

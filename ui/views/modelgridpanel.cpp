@@ -159,16 +159,19 @@ void ModelGridPanel::setTokens(const QStringList &tokens)
     for (int i = 0; i < tokens.size(); ++i)
         // As the chips show it: a word's leading space is not worth a character here.
         items << tr("%1 \u201c%2\u201d").arg(i).arg(tokens[i].trimmed().isEmpty() ? tokens[i] : tokens[i].trimmed());
-    QStringList current;
-    for (int i = 0; i < m_key->count(); ++i)
-        current << m_key->itemText(i);
-    if (items == current)
+    // A typed word changes the end of the list: the items before the first
+    // that differs stay (a list of hundreds rebuilt at every word is felt).
+    int same = 0;
+    while (same < int(items.size()) && same < m_key->count() && m_key->itemText(same) == items[same])
+        ++same;
+    if (same == int(items.size()) && same == m_key->count())
         return;
     const int keep = m_key->currentIndex();
     {
         const QSignalBlocker block(m_key);
-        m_key->clear();
-        m_key->addItems(items);
+        for (int i = m_key->count() - 1; i >= same; --i)
+            m_key->removeItem(i);
+        m_key->addItems(items.mid(same));
         m_key->setCurrentIndex(items.isEmpty() ? -1 : std::clamp(keep, 0, int(items.size()) - 1));
     }
     onChoice();
