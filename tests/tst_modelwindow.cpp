@@ -362,6 +362,42 @@ private slots:
         }
     }
 
+    // The worker colours the thumbnails only for tiles that show them whole
+    // (the grid says how many pixels its tiles have): for smaller tiles the
+    // grid pools the levels and colours them itself, and whole thumbnails it
+    // is asked for later are coloured when asked.
+    void smallTilesGetNoColoursFromTheWorker()
+    {
+        Fixture f;
+        QVERIFY(f.open(m_model));
+        f.type(kText);
+        QVERIFY(f.idle());
+        const std::shared_ptr<const ModelGridTiles> whole = f.model()->gridTiles();
+        QVERIFY(whole && !whole->images.front().empty()); // the tiles here are larger than 7 pixels
+        f.model()->setGridTilePixels(3); // the next text has 5 tokens
+        f.type(QStringLiteral("the cats<|endoftext|> a"));
+        QVERIFY(f.idle());
+        const std::shared_ptr<const ModelGridTiles> none = f.model()->gridTiles();
+        QVERIFY(none);
+        for (const std::vector<QImage> &layer : none->images)
+            QVERIFY(layer.empty());
+        ModelGridView grid;
+        grid.setLevels(f.model()->gridLevels(), none);
+        QCOMPARE(grid.layerCount(), f.model()->config()->layers);
+        QSignalSpy pixels(&grid, &ModelGridView::tilePixelsChanged);
+        grid.resize(200, 160);
+        grid.grab(); // painting finds the tiles' pixels, once
+        grid.grab();
+        QCOMPARE(pixels.count(), 1);
+        QVERIFY(pixels.front().front().toInt() > 5);
+        QCOMPARE(grid.thumbnail(1, 2), colouredTiles(*f.model()->gridLevels(), ColorMap::Viridis,
+                                                     grid.palette().color(QPalette::Window))[1][2]);
+        f.model()->setGridTilePixels(64);
+        f.type(kText);
+        QVERIFY(f.idle());
+        QVERIFY(!f.model()->gridTiles()->images.front().empty());
+    }
+
     void badFolderKeepsWhatIsOpen()
     {
         Fixture f;

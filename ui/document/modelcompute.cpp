@@ -139,6 +139,7 @@ void ModelDocument::startCompute(bool resume)
     // colours them again itself only if they change meanwhile).
     in.colours.map = m_selection->colorMap();
     in.colours.masked = QGuiApplication::palette().color(QPalette::Window).rgba();
+    in.gridTilePixels = m_gridTilePixels;
     // Typing at the end of a GPT-2 text: only the new positions are computed.
     in.previous = m_reusable;
     in.previousRollout = m_reusableRollout;

@@ -179,6 +179,10 @@ public:
     // 0). The first run of a model just opened shows its layers as they come.
     void setLayerByLayerAfter(int milliseconds);
     static constexpr int kLayerByLayerAfterMs = 300;
+    // How many pixels the grid's tiles have (0: not known): a run colours
+    // its thumbnails only for tiles that show them whole, the grid pooling
+    // and colouring the others itself.
+    void setGridTilePixels(int pixels) { m_gridTilePixels = pixels; }
 
 signals:
     void opened();
@@ -257,6 +261,7 @@ private:
     bool m_stopped = false;
     bool m_nothingShownYet = false; // no run of the model just opened has given a whole result
     bool m_rolloutShown = false;
+    int m_gridTilePixels = 0;
     int m_runSerial = 0;         // counts runs asked
     int m_runLayersDone = 0;     // layers the latest run reported
     bool m_runShowsLayers = false; // the latest run has gone on long enough to show its layers

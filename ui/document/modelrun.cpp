@@ -121,6 +121,8 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
     const bool sameColours = in.previousTiles && in.previousTiles->map == in.colours.map
                           && in.previousTiles->masked == in.colours.masked;
     const auto *earlierTiles = sameColours ? &in.previousTiles->images : nullptr;
+    // Tiles smaller than the thumbnails show them pooled, which the grid colours itself.
+    const bool colourTiles = in.gridTilePixels <= 0 || thumbnailBlocks(n, kModelGridMaxSide).lines <= in.gridTilePixels;
     std::size_t hiddenMoved = 0;
     options.layerDone = [&](int l, attn::ModelTrace &pass) {
         const std::size_t i = std::size_t(l);
@@ -134,8 +136,9 @@ std::shared_ptr<ModelRunResult> runModel(const ModelRunInput &in, const attn::Ca
         done.layer = l;
         done.levels = grid[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, false, window,
                                                      earlier(in.previousGrid, i));
-        done.tiles = tiles[i] = colouredLayerTiles(done.levels, in.colours.map, QColor::fromRgba(in.colours.masked),
-                                                   earlier(earlierTiles, i));
+        if (colourTiles)
+            done.tiles = tiles[i] = colouredLayerTiles(done.levels, in.colours.map,
+                                                       QColor::fromRgba(in.colours.masked), earlier(earlierTiles, i));
         if (in.firstTokenAside)
             done.asideLevels = aside[i] = modelGridLayerLevels(layer, c.causal, kModelGridMaxSide, true, window,
                                                                earlier(in.previousAsideGrid, i));

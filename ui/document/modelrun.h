@@ -50,6 +50,7 @@ struct ModelRunInput
     int resumeLayers = 0;
     int layer = 0;            // the selected layer: its view is built on the worker
     ModelGridTiles colours;   // the grid's colours when the run was asked
+    int gridTilePixels = 0;   // its tiles' pixels (0: not known): larger thumbnails are left uncoloured
     bool firstTokenAside = false;
     bool rollout = true;      // whether to compute the rollout (it is shown)
     int serial = 0;           // which run of the document this is
@@ -76,7 +77,7 @@ struct ModelLayerDone
 {
     std::shared_ptr<const ModelRunStart> run;
     int layer = 0;
-    std::vector<QImage> levels, tiles, asideLevels; // the grid's row (asideLevels: when asked)
+    std::vector<QImage> levels, tiles, asideLevels; // the grid's row (tiles: when shown whole; asideLevels: when asked)
     std::vector<attn::HeadScores> scores;
     std::shared_ptr<const attn::AttentionResult> layerResult; // when this is the selected layer
 };

@@ -22,8 +22,15 @@ void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels, std
     if (levels == m_levels)
         return;
     m_levels = std::move(levels);
+    // A run colours its thumbnails only when the tiles show them whole.
+    const auto coloured = [&] {
+        for (std::size_t l = 0; l < m_levels->size(); ++l)
+            if (tiles->images[l].size() != (*m_levels)[l].size())
+                return false;
+        return true;
+    };
     if (m_levels && tiles && tiles->map == m_colorMap && tiles->masked == maskedColor().rgba()
-        && tiles->images.size() == m_levels->size()) {
+        && tiles->images.size() == m_levels->size() && coloured()) {
         m_layers = tiles->images; // coloured on the worker: the images are shared, not copied
         m_pooled.clear();
         m_pooledSide = 0;
@@ -32,6 +39,13 @@ void ModelGridView::setLevels(std::shared_ptr<const ModelGridLevels> levels, std
         rebuildImages();
     }
     update();
+}
+
+const std::vector<std::vector<QImage>> &ModelGridView::fullTiles() const
+{
+    if (m_layers.empty() && m_levels && !m_levels->empty())
+        m_layers = colouredTiles(*m_levels, m_colorMap, maskedColor());
+    return m_layers;
 }
 
 QColor ModelGridView::maskedColor() const { return palette().color(QPalette::Window); }
@@ -98,9 +112,7 @@ void ModelGridView::rebuildImages()
 {
     m_pooled.clear();
     m_pooledSide = 0;
-    m_layers.clear();
-    if (m_levels)
-        m_layers = colouredTiles(*m_levels, m_colorMap, maskedColor());
+    m_layers.clear(); // coloured when needed: tiles smaller than the thumbnails show them pooled
     m_order = modelGridOrder(layerCount(), headCount(), &m_scores);
 }
 
@@ -125,11 +137,15 @@ void ModelGridView::paintEvent(QPaintEvent *)
     const bool smaller = m_levels && std::any_of(m_levels->begin(), m_levels->end(), [&](const std::vector<QImage> &layer) {
         return std::any_of(layer.begin(), layer.end(), [&](const QImage &i) { return i.width() > side || i.height() > side; });
     });
+    if (side != m_tilePixels) {
+        m_tilePixels = side;
+        emit tilePixelsChanged(side);
+    }
     if (smaller && m_pooledSide != side) {
         m_pooled = colouredTiles(pooledLevels(*m_levels, side), m_colorMap, maskedColor());
         m_pooledSide = side;
     }
-    paintModelGrid(p, bounds, smaller ? m_pooled : m_layers, m_layer, m_head, palette(), m_switchedOff, &m_scores,
+    paintModelGrid(p, bounds, smaller ? m_pooled : fullTiles(), m_layer, m_head, palette(), m_switchedOff, &m_scores,
                    &m_marks);
 }
 

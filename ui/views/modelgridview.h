@@ -39,11 +39,11 @@ public:
     ModelGridLayout gridLayout() const { return layout(); }
     const std::set<attn::LayerHead> &switchedOff() const { return m_switchedOff; }
 
-    int layerCount() const { return int(m_layers.size()); }
-    int headCount() const { return m_layers.empty() ? 0 : int(m_layers.front().size()); }
+    int layerCount() const { return m_levels ? int(m_levels->size()) : 0; }
+    int headCount() const { return layerCount() == 0 ? 0 : int(m_levels->front().size()); }
     // Where head `head` of `layer` is drawn (in the order shown).
     QRectF tileRect(int layer, int head) const;
-    const QImage &thumbnail(int layer, int head) const { return m_layers.at(std::size_t(layer)).at(std::size_t(head)); }
+    const QImage &thumbnail(int layer, int head) const { return fullTiles().at(std::size_t(layer)).at(std::size_t(head)); }
 
     static constexpr int kMaxSide = kModelGridMaxSide;
 
@@ -56,6 +56,9 @@ public:
 
 signals:
     void tileSelected(int layer, int head);
+    // The pixels a tile has now, when they change (painting finds them): a
+    // run colours its thumbnails only for tiles that show them whole.
+    void tilePixelsChanged(int pixels);
     void tileMenuRequested(int layer, int head, const QPoint &globalPos);
 
 protected:
@@ -68,14 +71,17 @@ protected:
 private:
     ModelGridLayout layout() const;
     void rebuildImages();
+    // The thumbnails in colour, whole: the worker's, else coloured here when first needed.
+    const std::vector<std::vector<QImage>> &fullTiles() const;
     QColor maskedColor() const; // the pixels a causal mask hides
 
     std::shared_ptr<const ModelGridLevels> m_levels;
-    std::vector<std::vector<QImage>> m_layers;
+    mutable std::vector<std::vector<QImage>> m_layers; // empty until fullTiles() needs them
     // m_levels pooled to m_pooledSide pixels a side and coloured, for tiles
     // smaller than the thumbnails (0: none yet).
     std::vector<std::vector<QImage>> m_pooled;
     int m_pooledSide = 0;
+    int m_tilePixels = 0; // as last painted
     int m_layer = 0, m_head = 0;
     ColorMap m_colorMap = ColorMap::Viridis;
     std::set<attn::LayerHead> m_switchedOff;

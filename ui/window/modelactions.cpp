@@ -45,6 +45,7 @@ ModelActions::ModelActions(Document *document, MainWindow *window)
 {
     m_gridPanel = new ModelGridPanel;
     m_grid = m_gridPanel->grid();
+    connect(m_grid, &ModelGridView::tilePixelsChanged, m_model, &ModelDocument::setGridTilePixels);
     m_next = new NextTokenView;
     m_rollout = new RolloutView;
     connect(m_model, &ModelDocument::ablationChanged, this, &ModelActions::onAblation);
