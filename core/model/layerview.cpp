@@ -2,6 +2,7 @@
 
 #include "model/denseops.h"
 #include "model/layerrotation.h"
+#include "runtime/twothreads.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -30,7 +31,6 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     const int heads = int(t.weights.size());
 
     AttentionResult result;
-    result.inputs = trace->hidden[std::size_t(layer)].cast<double>();
     result.scoreScale = layerScoreScale(model.config, layer);
     result.causal = model.config.causal;
     result.window = model.config.causal ? model.config.windowOf(layer) : 0;
@@ -41,27 +41,43 @@ AttentionResult layerAttention(const ModelParameters &model, const std::shared_p
     const bool keptScores = int(t.scores.size()) == heads;
     for (int h = 0; h < heads; ++h) {
         HeadResult &head = result.heads[std::size_t(h)];
-        head.queries = t.query(h).cast<double>();
-        head.keys = t.key(h).cast<double>();
-        head.values = t.value(h).cast<double>();
-        head.context = t.headContext(h).cast<double>();
         // The aliasing constructor: the matrix lives as long as the trace, no copy.
         head.weights = AttentionMatrix(std::shared_ptr<const RowMatrixF>(trace, &t.weights[std::size_t(h)]));
         if (keptScores) {
             head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(trace, &t.scores[std::size_t(h)]));
-        } else {
+        } else { // here, not beside the copies below: OpenBLAS may not be called from two threads at once
             auto scores = std::make_shared<RowMatrixF>();
             scores->noalias() = t.query(h) * t.key(h).transpose();
             head.scores = AttentionMatrix(std::shared_ptr<const RowMatrixF>(std::move(scores)));
         }
     }
+    // The views read doubles: megabytes of copies at a few hundred tokens, on both threads.
+    const auto copyHeads = [&](int from, int to) {
+        for (int h = from; h < to; ++h) {
+            HeadResult &head = result.heads[std::size_t(h)];
+            head.queries = t.query(h).cast<double>();
+            head.keys = t.key(h).cast<double>();
+            head.values = t.value(h).cast<double>();
+            head.context = t.headContext(h).cast<double>();
+        }
+    };
+    const bool outputKept = t.keptOutput() && t.output.cols() == model.config.dModel;
+    runBoth(
+        [&] {
+            copyHeads(0, heads / 2);
+            result.inputs = trace->hidden[std::size_t(layer)].cast<double>();
+        },
+        [&] {
+            copyHeads(heads / 2, heads);
+            if (outputKept)
+                result.output = t.output.cast<double>(); // no float copy first
+        });
     // The weights stay in the model: a copy in double would be 19 MB per
     // GPT-2 layer, written at every keystroke for the views to read none of it.
     result.projected = true;
     result.outputProjected = true;
-    result.output = t.keptOutput() && t.output.cols() == model.config.dModel
-                        ? t.output.cast<double>() // no float copy first
-                        : layerOutput(model, t, layer).cast<double>();
+    if (!outputKept)
+        result.output = layerOutput(model, t, layer).cast<double>();
     if (heads > 1) {
         std::vector<const AttentionMatrix *> all;
         for (const HeadResult &head : result.heads)
