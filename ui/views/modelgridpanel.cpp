@@ -243,6 +243,8 @@ void ModelGridPanel::apply()
 void ModelGridPanel::fillList(const ModelGridScores &shown)
 {
     m_list->setVisible(!shown.values.empty());
+    if (shown.values.empty() && m_list->topLevelItemCount() == 0)
+        return; // no score chosen: nothing to fill at every word
     const QSignalBlocker block(m_list); // filling is not picking
     m_list->clear();
     m_list->setSortingEnabled(false); // one sort after the rows are in, not one per row

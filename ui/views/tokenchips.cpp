@@ -181,9 +181,17 @@ void TokenChips::relayout()
 {
     m_rects = layoutChips(width());
     m_rectsWidth = width();
-    setMinimumHeight(heightForWidth(width()));
-    emit heightNeeded(minimumHeight());
-    updateGeometry();
+    // A typed word seldom adds a row of chips: the window is laid out again
+    // only when the chips' heights change (that took a millisecond a word).
+    const int needed = heightForWidth(width()), hinted = sizeHint().height();
+    if (needed != minimumHeight()) {
+        setMinimumHeight(needed);
+        emit heightNeeded(needed);
+    }
+    if (hinted != m_hintedHeight) {
+        m_hintedHeight = hinted;
+        updateGeometry();
+    }
     update();
 }
 

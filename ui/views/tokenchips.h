@@ -87,4 +87,5 @@ private:
     QFont chipFont(int index, bool bold) const;
     QHash<QString, MeasuredChip> m_measured; // keyed by role and text // the last text's distinct words, measured
     QList<int> m_highlighted;
+    int m_hintedHeight = -1; // sizeHint()'s height when the layout was last told
 };
