@@ -86,92 +86,56 @@ constexpr long kAlong = 4;
 // 2 KiB ahead as well carries the stream across page boundaries.
 constexpr long kAheadBytes = 2048;
 
-// One step of rowStreamDots: kAlong vectors of row w from element k times
-// the same elements of x's rows, vector a into acc[r][a].
-template<RowElement Element, long Rows>
-inline void streamStep(const float *x, long ldx, const void *w, long k, Reg (&acc)[Rows][kAlong])
+// One step of rowStreamDots: kAlong vectors of each of its Ws rows of w
+// from element k times the same elements of x's rows, vector a of w's row p
+// into acc[p][r][a]. Each vector of x is loaded once for all Ws rows of w.
+template<RowElement Element, long Rows, long Ws>
+inline void streamStep(const float *x, long ldx, const void *const (&w)[Ws], long k, Reg (&acc)[Ws][Rows][kAlong])
 {
     constexpr long kAhead = kAheadBytes / (Element == RowElement::Float ? 4 : 2);
-    Reg b[kAlong];
     for (long a = 0; a < kAlong; ++a) {
-        b[a] = weightVector<Element>(w, k + a * kWidth);
-        __builtin_prefetch(elementAt<Element>(w, k + a * kWidth + kAhead));
+        const long at = k + a * kWidth;
+        Reg b[Ws];
+        for (long p = 0; p < Ws; ++p) {
+            b[p] = weightVector<Element>(w[p], at);
+            __builtin_prefetch(elementAt<Element>(w[p], at + kAhead));
+        }
+        for (long r = 0; r < Rows; ++r) {
+            const Reg v = loadu(x + r * ldx + at);
+            for (long p = 0; p < Ws; ++p)
+                acc[p][r][a] = multiplyAdd(v, b[p], acc[p][r][a]);
+        }
     }
-    for (long r = 0; r < Rows; ++r)
-        for (long a = 0; a < kAlong; ++a)
-            acc[r][a] = multiplyAdd(loadu(x + r * ldx + k + a * kWidth), b[a], acc[r][a]);
 }
 
-// rowDots for exactly `Rows` rows of x: one row of w at a time, read once
-// from its start to its end, each vector widened once and multiplied with
-// every row of x in registers. The term k goes into sum k / kWidth % kAlong,
-// lane k % kWidth; the sums are added (0 + 1) + (2 + 3), then the lanes in order.
-template<RowElement Element, long Rows>
+// rowDots for exactly `Rows` rows of x, Ws rows of w at a time: each row of
+// w read once from its start to its end, each vector widened once and
+// multiplied with every row of x in registers. The term k goes into sum
+// k / kWidth % kAlong, lane k % kWidth; the sums are added (0 + 1) + (2 +
+// 3), then the lanes in order, whatever Ws is. Two rows of w at a time load
+// each vector of x once for both: the loads, not the multiplies, are what a
+// few rows of x wait on (one row of x streams faster one row of w at a time).
+template<RowElement Element, long Rows, long Ws = 1>
 void rowStreamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
     constexpr long kStep = kAlong * kWidth;
     const long steps = depth - depth % kStep, vectors = depth - depth % kWidth;
-    for (long j = 0; j < cols; ++j) {
-        const void *row = elementAt<Element>(w, j * ldw);
-        Reg acc[Rows][kAlong];
-        for (long r = 0; r < Rows; ++r)
-            for (long a = 0; a < kAlong; ++a)
-                acc[r][a] = zero();
-        for (long k = 0; k < steps; k += kStep)
-            streamStep<Element, Rows>(x, ldx, row, k, acc);
-        for (long k = steps; k < depth; k += kWidth) {
-            const long a = k / kWidth % kAlong;
-            const bool whole = k < vectors;
-            const Reg b = whole ? weightVector<Element>(row, k) : weightPart<Element>(row, k, depth - k);
-            for (long r = 0; r < Rows; ++r) {
-                const Reg v = whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, depth - k);
-                acc[r][a] = multiplyAdd(v, b, acc[r][a]);
-            }
-        }
-        for (long r = 0; r < Rows; ++r)
-            y[r * ldy + j] = sumOfLanes(add(add(acc[r][0], acc[r][1]), add(acc[r][2], acc[r][3])));
-    }
-}
-
-// rowStreamDots for two rows of w at a time: each vector of x is loaded
-// once for both, and the loads, not the multiplies, are what a few rows of
-// x wait on. The same terms go into the same sums in the same order, so the
-// results are rowStreamDots' to the bit. Needs 2 x Rows x kAlong sums in
-// registers: with 32 of them (kVectors >= 4), Rows up to 3. Three rows of a
-// 896-deep weight stream at 17 GB/s on one thread here, against 14.7 one
-// row of w at a time.
-template<RowElement Element, long Rows>
-void rowPairStreamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
-{
-    constexpr long kStep = kAlong * kWidth;
-    constexpr long kAhead = kAheadBytes / (Element == RowElement::Float ? 4 : 2);
-    const long steps = depth - depth % kStep;
     long j = 0;
-    for (; j + 1 < cols; j += 2) {
-        const void *row[2] = {elementAt<Element>(w, j * ldw), elementAt<Element>(w, (j + 1) * ldw)};
-        Reg acc[2][Rows][kAlong];
-        for (long p = 0; p < 2; ++p)
+    for (; j + Ws <= cols; j += Ws) {
+        const void *row[Ws];
+        for (long p = 0; p < Ws; ++p)
+            row[p] = elementAt<Element>(w, (j + p) * ldw);
+        Reg acc[Ws][Rows][kAlong];
+        for (long p = 0; p < Ws; ++p)
             for (long r = 0; r < Rows; ++r)
                 for (long a = 0; a < kAlong; ++a)
                     acc[p][r][a] = zero();
-        for (long k = 0; k < steps; k += kStep) {
-            for (long a = 0; a < kAlong; ++a) {
-                const long at = k + a * kWidth;
-                const Reg b0 = weightVector<Element>(row[0], at), b1 = weightVector<Element>(row[1], at);
-                __builtin_prefetch(elementAt<Element>(row[0], at + kAhead));
-                __builtin_prefetch(elementAt<Element>(row[1], at + kAhead));
-                for (long r = 0; r < Rows; ++r) {
-                    const Reg v = loadu(x + r * ldx + at);
-                    acc[0][r][a] = multiplyAdd(v, b0, acc[0][r][a]);
-                    acc[1][r][a] = multiplyAdd(v, b1, acc[1][r][a]);
-                }
-            }
-        }
-        const long vectors = depth - depth % kWidth;
+        for (long k = 0; k < steps; k += kStep)
+            streamStep<Element, Rows, Ws>(x, ldx, row, k, acc);
         for (long k = steps; k < depth; k += kWidth) {
             const long a = k / kWidth % kAlong;
             const bool whole = k < vectors;
-            for (long p = 0; p < 2; ++p) {
+            for (long p = 0; p < Ws; ++p) {
                 const Reg b = whole ? weightVector<Element>(row[p], k) : weightPart<Element>(row[p], k, depth - k);
                 for (long r = 0; r < Rows; ++r) {
                     const Reg v = whole ? loadu(x + r * ldx + k) : loadPart(x + r * ldx + k, depth - k);
@@ -179,23 +143,22 @@ void rowPairStreamDots(const float *x, long ldx, const void *w, long ldw, long d
                 }
             }
         }
-        for (long p = 0; p < 2; ++p)
+        for (long p = 0; p < Ws; ++p)
             for (long r = 0; r < Rows; ++r)
                 y[r * ldy + j + p] = sumOfLanes(add(add(acc[p][r][0], acc[p][r][1]), add(acc[p][r][2], acc[p][r][3])));
     }
-    if (j < cols)
-        rowStreamDots<Element, Rows>(x, ldx, elementAt<Element>(w, j * ldw), ldw, depth, 1, y + j, ldy);
+    if constexpr (Ws > 1)
+        if (j < cols)
+            rowStreamDots<Element, Rows>(x, ldx, elementAt<Element>(w, j * ldw), ldw, depth, cols - j, y + j, ldy);
 }
 
-// Rows at a time through the paired streams when the sums fit the registers
-// (one row alone streams faster by itself: its loads do not wait).
+// Two rows of w at a time for 2 or 3 rows of x where their 2 x Rows x
+// kAlong sums fit the registers (32 of them: kVectors >= 4).
 template<RowElement Element, long Rows>
 void streamDots(const float *x, long ldx, const void *w, long ldw, long depth, long cols, float *y, long ldy)
 {
-    if constexpr (kVectors >= 4 && Rows >= 2 && Rows <= 3)
-        rowPairStreamDots<Element, Rows>(x, ldx, w, ldw, depth, cols, y, ldy);
-    else
-        rowStreamDots<Element, Rows>(x, ldx, w, ldw, depth, cols, y, ldy);
+    constexpr long kWs = kVectors >= 4 && Rows >= 2 && Rows <= 3 ? 2 : 1;
+    rowStreamDots<Element, Rows, kWs>(x, ldx, w, ldw, depth, cols, y, ldy);
 }
 
 template<RowElement Element>

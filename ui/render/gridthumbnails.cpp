@@ -16,7 +16,6 @@ uchar level(float weight)
     return uchar(double(std::clamp(weight, 0.0f, 1.0f)) * kGridLevelTop + 0.5);
 }
 
-
 // A new thumbnail of `width` x `height` whose first earlier.lines lines are
 // `earlier`'s (narrower by the keys the earlier text lacked, which those
 // lines' rows cannot see: `fill` there); false, and nothing copied, when
